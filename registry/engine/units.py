@@ -1,0 +1,223 @@
+"""Units and quantities, exact.
+
+A quantity is written the way people write it: ``"70,272 B"``, ``"68.6 KiB"``, ``"~8.6 GiB"``,
+``"85.3x"``, ``"8.6 s"``, ``"3.35 TB/s"``. Parsing keeps the exact value (a :class:`~fractions.Fraction`
+in the base unit of its dimension) and the precision it was written with: the tolerance is half a unit
+of the last written digit, so ``"8.6 GiB"`` holds for anything that rounds to 8.6 GiB while ``"70,272 B"``
+must be exact. Binary (KiB, MiB, GiB, TiB) and decimal (kB, MB, GB, TB) units are distinct units and are
+never mixed silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+
+class Dimension(str, Enum):
+    """What a quantity measures; the base unit is in the value's name."""
+
+    BYTES = "bytes"
+    BYTES_PER_TOKEN = "bytes/token"
+    SECONDS = "seconds"
+    TOKENS_PER_SECOND = "tokens/second"
+    BYTES_PER_SECOND = "bytes/second"
+    RATIO = "ratio"
+    TOKENS = "tokens"
+    COUNT = "count"
+
+
+class QuantityError(ValueError):
+    """A stated value that cannot be read as a quantity; the message says why."""
+
+
+_BYTE_UNITS: dict[str, int] = {
+    "B": 1,
+    "byte": 1,
+    "bytes": 1,
+    "kB": 10**3,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+    "PB": 10**15,
+    "KiB": 2**10,
+    "MiB": 2**20,
+    "GiB": 2**30,
+    "TiB": 2**40,
+    "PiB": 2**50,
+}
+BINARY_BYTE_UNITS = ("KiB", "MiB", "GiB", "TiB", "PiB")
+DECIMAL_BYTE_UNITS = ("kB", "KB", "MB", "GB", "TB", "PB")
+
+_TIME_UNITS: dict[str, Fraction] = {
+    "s": Fraction(1),
+    "sec": Fraction(1),
+    "ms": Fraction(1, 1000),
+    "us": Fraction(1, 10**6),
+    "µs": Fraction(1, 10**6),
+    "min": Fraction(60),
+}
+_RATE_UNITS: dict[str, Fraction] = {
+    "tok/s": Fraction(1),
+    "tokens/s": Fraction(1),
+    "k tok/s": Fraction(1000),
+}
+_RATIO_UNITS: dict[str, Fraction] = {"x": Fraction(1), "×": Fraction(1), "%": Fraction(1, 100)}
+_PER_TOKEN = re.compile(r"\s*(?:/\s*(?:token|tok)|per\s+token)$")
+
+_NUMBER = re.compile(
+    r"^(?P<approx>[~≈]\s*)?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?\s*(?P<unit>.*?)\s*$"
+)
+_MAX_DIGITS = 40
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """An exact quantity with the precision it was written with.
+
+    ``value`` and ``tolerance`` are in the base unit of ``dimension`` (bytes, seconds, a plain ratio).
+    """
+
+    text: str
+    value: Fraction
+    dimension: Dimension
+    unit: str
+    scale: Fraction
+    tolerance: Fraction
+    approximate: bool
+
+    def admits(self, exact: Fraction | int) -> bool:
+        """True when ``exact`` rounds to the value as written."""
+        return abs(Fraction(exact) - self.value) <= self.tolerance
+
+    def in_unit(self, exact: Fraction | int) -> Fraction:
+        """``exact`` (base unit) expressed in this quantity's written unit."""
+        return Fraction(exact) / self.scale
+
+    @property
+    def decimals(self) -> int:
+        """How many digits were written after the decimal point."""
+        frac = self.text.split(".", 1)
+        if len(frac) == 1:
+            return 0
+        return len(re.match(r"\d*", frac[1]).group(0))  # type: ignore[union-attr]
+
+    @property
+    def is_binary(self) -> bool:
+        return self.unit in BINARY_BYTE_UNITS
+
+    @property
+    def is_decimal(self) -> bool:
+        return self.unit in DECIMAL_BYTE_UNITS
+
+
+def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
+    text = unit_text.strip()
+    per_token = False
+    match = _PER_TOKEN.search(text)
+    if match:
+        per_token = True
+        text = text[: match.start()].strip()
+    if text in _BYTE_UNITS:
+        dimension = Dimension.BYTES_PER_TOKEN if per_token else Dimension.BYTES
+        return dimension, Fraction(_BYTE_UNITS[text]), text
+    if per_token:
+        raise QuantityError(f"'/token' needs a byte unit before it, found {text!r}")
+    if text.endswith("/s") and text[:-2] in _BYTE_UNITS:
+        return Dimension.BYTES_PER_SECOND, Fraction(_BYTE_UNITS[text[:-2]]), text
+    if text in _TIME_UNITS:
+        return Dimension.SECONDS, _TIME_UNITS[text], text
+    if text in _RATE_UNITS:
+        return Dimension.TOKENS_PER_SECOND, _RATE_UNITS[text], text
+    if text in _RATIO_UNITS:
+        return Dimension.RATIO, _RATIO_UNITS[text], text
+    if text in ("tokens", "token"):
+        return Dimension.TOKENS, Fraction(1), text
+    if text == "":
+        return Dimension.COUNT, Fraction(1), ""
+    known = sorted([*_BYTE_UNITS, *_TIME_UNITS, *_RATE_UNITS, *_RATIO_UNITS, "tokens"])
+    raise QuantityError(f"unknown unit {text!r}; known units: {', '.join(known)}")
+
+
+def parse_quantity(text: str) -> Quantity:
+    """Parse a quantity as written, keeping its exact value and written precision.
+
+    >>> parse_quantity("70,272 B").value
+    Fraction(70272, 1)
+    >>> parse_quantity("~8.6 GiB").tolerance == Fraction(2**30, 20)
+    True
+    """
+    if not isinstance(text, str):
+        raise QuantityError(f"a quantity is written as text such as '70,272 B', not {type(text).__name__}")
+    match = _NUMBER.match(text.strip())
+    if match is None:
+        raise QuantityError(
+            f"{text!r} is not a quantity: write a non-negative number and a unit, e.g. '70,272 B', "
+            "'68.6 KiB', '~8.6 GiB', '85.3x'"
+        )
+    digits = match["int"].replace(",", "")
+    frac = match["frac"] or ""
+    if len(digits) + len(frac) > _MAX_DIGITS:
+        raise QuantityError(f"{text!r} has more than {_MAX_DIGITS} digits")
+    dimension, scale, unit = _unit_of(match["unit"])
+    number = Fraction(int(digits + frac), 10 ** len(frac))
+    half_digit = Fraction(1, 2 * 10 ** len(frac))
+    return Quantity(
+        text=text,
+        value=number * scale,
+        dimension=dimension,
+        unit=unit,
+        scale=scale,
+        tolerance=half_digit * scale,
+        approximate=match["approx"] is not None,
+    )
+
+
+_CONTEXT = re.compile(r"^(?P<num>\d{1,3}(?:,\d{3})+|\d+)\s*(?P<suffix>[kKmM]?)$")
+
+
+def parse_context(text: str | int) -> int:
+    """Read a context length the way it is written: ``131072``, ``"131,072"``, ``"128K"``, ``"1M"``.
+
+    ``K`` is 1,024 tokens and ``M`` is 1,048,576, as context lengths are conventionally counted.
+    """
+    if isinstance(text, bool):
+        raise QuantityError("a context length is a whole number of tokens, not a boolean")
+    if isinstance(text, int):
+        if text < 1:
+            raise QuantityError(f"a context length is at least 1 token, not {text}")
+        return text
+    match = _CONTEXT.match(text.strip())
+    if match is None:
+        raise QuantityError(f"{text!r} is not a context length: write 131072, 131,072, 128K or 1M")
+    number = int(match["num"].replace(",", ""))
+    factor = {"": 1, "k": 1024, "m": 1024 * 1024}[match["suffix"].lower()]
+    value = number * factor
+    if value < 1:
+        raise QuantityError(f"a context length is at least 1 token, not {text!r}")
+    return value
+
+
+def format_int(value: int) -> str:
+    """``70272`` → ``"70,272"``."""
+    return f"{value:,}"
+
+
+def format_bytes(value: Fraction | int, unit: str | None = None, digits: int = 1) -> str:
+    """Render bytes in a binary unit (the largest that keeps the number at least 1, or ``unit``).
+
+    Exact values print without decimals: 131,072 B is ``"128 KiB"``, 70,272 B is ``"68.6 KiB"``.
+    """
+    exact = Fraction(value)
+    if unit is None:
+        unit = "B"
+        for candidate in ("KiB", "MiB", "GiB", "TiB", "PiB"):
+            if exact >= _BYTE_UNITS[candidate]:
+                unit = candidate
+    scaled = exact / _BYTE_UNITS[unit]
+    if scaled.denominator == 1:
+        return f"{format_int(int(scaled))} {unit}"
+    return f"{float(scaled):,.{digits}f} {unit}"
