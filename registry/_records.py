@@ -14,8 +14,16 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
-from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
+from registry.engine.units import (
+    CONTEXT_PATTERN,
+    Dimension,
+    QuantityError,
+    parse_context,
+    parse_quantity,
+    quantity_pattern,
+)
 
 SCHEMA_VERSION = 1
 
@@ -32,9 +40,6 @@ ID_PATTERN = r"^(models|kv-efficiency|benchmarks|engines|hardware)/[a-z0-9][a-z0
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 LAYOUT_PATTERN = r"^(ideal|vllm|sglang|llama\.cpp|transformers|trtllm)(@[0-9][0-9A-Za-z.]{0,19})?$"
 DTYPE_PATTERN = r"^(fp32|bf16|fp16|fp8|fp8_e4m3|fp8_e5m2|int8|int4|fp4|nvfp4|mxfp4|q8_0|q4_0|q4_k|q5_k|q6_k)$"
-_MODEL_ID = r"^models/[a-z0-9][a-z0-9._-]{0,99}$"
-_ENGINE_ID = r"^engines/[a-z0-9][a-z0-9._-]{0,99}$"
-_HARDWARE_ID = r"^hardware/[a-z0-9][a-z0-9._-]{0,99}$"
 
 RecordId = Annotated[str, Field(pattern=ID_PATTERN, max_length=120, description="A record id: its path under records/ without .yaml.")]
 ShortText = Annotated[str, Field(min_length=1, max_length=300)]
@@ -45,18 +50,40 @@ DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A d
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 def _quantity(value: str, allowed: tuple[Dimension, ...], what: str) -> str:
     try:
         quantity = parse_quantity(value)
     except QuantityError as error:
-        raise ValueError(str(error)) from None
+        raise PydanticCustomError("quantity", str(error)) from None
     if quantity.dimension not in allowed:
         names = " or ".join(d.value for d in allowed)
-        raise ValueError(f"{what} is measured in {names}, but {value!r} is in {quantity.dimension.value}")
+        message = f"{what} is measured in {names}, but {value!r} is in {quantity.dimension.value}"
+        raise PydanticCustomError("quantity", message)
     return value
+
+
+def _quantity_schema(*dimensions: Dimension) -> dict[str, Any]:
+    """The JSON Schema side of a quantity field: the parser's grammar as a pattern."""
+    return {"pattern": quantity_pattern(*dimensions), "x-dimensions": [d.value for d in dimensions]}
+
+
+def _check_context(value: int | str | None) -> int | str | None:
+    if value is not None:
+        try:
+            parse_context(value)
+        except QuantityError as error:
+            raise PydanticCustomError("quantity", str(error)) from None
+    return value
+
+
+ContextTokens = Annotated[
+    Annotated[int, Field(ge=1, le=2**40)]
+    | Annotated[str, Field(pattern=CONTEXT_PATTERN, max_length=40, json_schema_extra={"x-context": True})],
+    Field(description="A context length: 131072, 131,072, 128K (= 131,072) or 1M (= 1,048,576)."),
+]
 
 
 class Source(_Strict):
@@ -158,12 +185,23 @@ class Model(_Envelope):
     config: dict[str, Any] | None = Field(default=None, description="The published config.json fields, verbatim.")
     layout: list[LayerGroupSpec] | None = Field(default=None, min_length=1, max_length=1000)
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [{"required": ["config"]}, {"required": ["layout"]}],
+            "dependentRequired": {"config": ["config_source"]},
+        }
+    )
+
     @model_validator(mode="after")
     def _geometry_is_given(self) -> Model:
         if self.config is None and self.layout is None:
-            raise ValueError("a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'")
+            raise PydanticCustomError(
+                "geometry", "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'"
+            )
         if self.config is not None and self.config_source is None:
-            raise ValueError("'config' needs 'config_source' (repository, file, revision) saying where it was read")
+            raise PydanticCustomError(
+                "geometry", "'config' needs 'config_source' (repository, file, revision) saying where it was read"
+            )
         return self
 
 
@@ -198,6 +236,25 @@ class Workload(_Strict):
     dataset: ShortText | None = None
 
 
+def _claim_schema(schema: dict[str, Any]) -> None:
+    rules: list[dict[str, Any]] = []
+    for quantity, dimensions in _CLAIM_DIMENSIONS.items():
+        rules.append(
+            {
+                "if": {"properties": {"quantity": {"const": quantity}}, "required": ["quantity"]},
+                "then": {"properties": {"stated": _quantity_schema(*dimensions)}},
+            }
+        )
+    rules.append(
+        {
+            "if": {"properties": {"quantity": {"const": "ratio"}}, "required": ["quantity"]},
+            "then": {"required": ["versus"]},
+            "else": {"not": {"required": ["versus"]}},
+        }
+    )
+    schema["allOf"] = rules
+
+
 class Claim(_Strict):
     """A number a person stated, with what it is a number of.
 
@@ -206,31 +263,28 @@ class Claim(_Strict):
     ``variant`` to ``versus``. ``formula`` is the author's own arithmetic over named geometry fields.
     """
 
+    model_config = ConfigDict(json_schema_extra=_claim_schema)
+
     quantity: ClaimQuantity
     variant: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] = "actual"
     versus: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] | None = None
-    context_tokens: int | str | None = Field(default=None, description="Overrides the run's context for this claim (131072, 128K, 1M).")
-    stated: Annotated[str, Field(min_length=1, max_length=80)] = Field(description="The value as written: '70,272 B', '~8.6 GiB', '85.3x'.")
+    context_tokens: ContextTokens | None = Field(default=None, description="Overrides the run's context for this claim.")
+    stated: Annotated[str, Field(min_length=1, max_length=80)] = Field(
+        description="The value as written: '70,272 B', '~8.6 GiB', '85.3x'.",
+        json_schema_extra=_quantity_schema(Dimension.BYTES, Dimension.BYTES_PER_TOKEN, Dimension.RATIO),
+    )
     formula: Annotated[str, Field(min_length=1, max_length=500)] | None = None
     basis: Annotated[str, Field(max_length=2000)] | None = None
 
-    @field_validator("context_tokens")
-    @classmethod
-    def _context(cls, value: int | str | None) -> int | str | None:
-        if value is not None:
-            try:
-                parse_context(value)
-            except QuantityError as error:
-                raise ValueError(str(error)) from None
-        return value
+    _context = field_validator("context_tokens")(classmethod(lambda cls, v: _check_context(v)))
 
     @model_validator(mode="after")
     def _stated_matches_quantity(self) -> Claim:
         _quantity(self.stated, _CLAIM_DIMENSIONS[self.quantity], f"'{self.quantity}'")
         if self.quantity == "ratio" and self.versus is None:
-            raise ValueError("a 'ratio' claim names the variant it is compared with in 'versus'")
+            raise PydanticCustomError("claim", "a 'ratio' claim names the variant it is compared with in 'versus'")
         if self.quantity != "ratio" and self.versus is not None:
-            raise ValueError("'versus' belongs to 'ratio' claims only")
+            raise PydanticCustomError("claim", "'versus' belongs to 'ratio' claims only")
         return self
 
 
@@ -244,38 +298,41 @@ def _measured(dimensions: tuple[Dimension, ...], what: str) -> Any:
 class _Run(_Envelope):
     """The run shape shared by kv-efficiency and benchmark records, so one query filters both."""
 
-    model: Annotated[str, Field(pattern=_MODEL_ID)]
-    engine: Annotated[str, Field(pattern=_ENGINE_ID)] | None = None
+    model: RecordId = Field(description="The model record, e.g. models/deepseek-v3.")
+    engine: RecordId | None = Field(default=None, description="The engine record, e.g. engines/vllm.")
     engine_version: ShortText | None = None
     layout: Annotated[str, Field(pattern=LAYOUT_PATTERN)] = Field(
         description="The engine layout the numbers assume: ideal, vllm, sglang, llama.cpp, transformers[@VERSION]."
     )
-    hardware: Annotated[str, Field(pattern=_HARDWARE_ID)] | None = None
+    hardware: RecordId | None = Field(default=None, description="The hardware record, e.g. hardware/h100-sxm.")
     hardware_count: int | None = Field(default=None, ge=1, le=1_000_000)
     precision: Precision
-    context_tokens: int | str = Field(description="Context length: 131072, 128K or 1M.")
+    context_tokens: ContextTokens
     batch: int = Field(default=1, ge=1, le=1_000_000)
     prefix_cache: Literal["none", "cold", "warm"] = "none"
     workload: Workload | None = None
     claims: list[Claim] = Field(default_factory=list, max_length=500)
-    measured_ttft: str | None = Field(default=None, description="Time to first token, e.g. '8.6 s'.")
-    measured_tpot: str | None = Field(default=None, description="Time per output token, e.g. '35 ms'.")
-    measured_throughput: str | None = Field(default=None, description="Output throughput, e.g. '1,234 tok/s'.")
-    measured_memory: str | None = Field(default=None, description="Observed cache memory, e.g. '8.6 GiB'.")
+    measured_ttft: str | None = Field(
+        default=None, description="Time to first token, e.g. '8.6 s'.", json_schema_extra=_quantity_schema(Dimension.SECONDS)
+    )
+    measured_tpot: str | None = Field(
+        default=None, description="Time per output token, e.g. '35 ms'.", json_schema_extra=_quantity_schema(Dimension.SECONDS)
+    )
+    measured_throughput: str | None = Field(
+        default=None,
+        description="Output throughput, e.g. '1,234 tok/s'.",
+        json_schema_extra=_quantity_schema(Dimension.TOKENS_PER_SECOND),
+    )
+    measured_memory: str | None = Field(
+        default=None, description="Observed cache memory, e.g. '8.6 GiB'.", json_schema_extra=_quantity_schema(Dimension.BYTES)
+    )
 
     _ttft = _measured((Dimension.SECONDS,), "measured_ttft")
     _tpot = _measured((Dimension.SECONDS,), "measured_tpot")
     _throughput = _measured((Dimension.TOKENS_PER_SECOND,), "measured_throughput")
     _memory = _measured((Dimension.BYTES,), "measured_memory")
 
-    @field_validator("context_tokens")
-    @classmethod
-    def _context(cls, value: int | str) -> int | str:
-        try:
-            parse_context(value)
-        except QuantityError as error:
-            raise ValueError(str(error)) from None
-        return value
+    _context = field_validator("context_tokens")(classmethod(lambda cls, v: _check_context(v)))
 
     @property
     def context(self) -> int:
@@ -327,8 +384,12 @@ class Hardware(_Envelope):
     name: ShortText
     vendor: ShortText
     devices: int = Field(default=1, ge=1, le=1_000_000, description="Accelerators in one unit of this record.")
-    memory_per_device: str = Field(description="As the datasheet writes it, e.g. '80 GB' or '192 GB'.")
-    bandwidth_per_device: str | None = Field(default=None, description="e.g. '3.35 TB/s'.")
+    memory_per_device: str = Field(
+        description="As the datasheet writes it, e.g. '80 GB' or '192 GB'.", json_schema_extra=_quantity_schema(Dimension.BYTES)
+    )
+    bandwidth_per_device: str | None = Field(
+        default=None, description="e.g. '3.35 TB/s'.", json_schema_extra=_quantity_schema(Dimension.BYTES_PER_SECOND)
+    )
 
     _memory = _measured((Dimension.BYTES,), "memory_per_device")
     _bandwidth = _measured((Dimension.BYTES_PER_SECOND,), "bandwidth_per_device")

@@ -66,12 +66,11 @@ _RATE_UNITS: dict[str, Fraction] = {
     "k tok/s": Fraction(1000),
 }
 _RATIO_UNITS: dict[str, Fraction] = {"x": Fraction(1), "×": Fraction(1), "%": Fraction(1, 100)}
-_PER_TOKEN = re.compile(r"\s*(?:/\s*(?:token|tok)|per\s+token)$")
+_PER_TOKEN = re.compile(r" *(?:/ *(?:token|tok)|per +token)$")
 
 _NUMBER = re.compile(
-    r"^(?P<approx>[~≈]\s*)?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?\s*(?P<unit>.*?)\s*$"
+    r"^ *(?P<approx>[~≈] *)?(?P<int>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.(?P<frac>[0-9]+))? *(?P<unit>.*?) *$"
 )
-_MAX_DIGITS = 40
 
 
 @dataclass(frozen=True)
@@ -152,7 +151,7 @@ def parse_quantity(text: str) -> Quantity:
     """
     if not isinstance(text, str):
         raise QuantityError(f"a quantity is written as text such as '70,272 B', not {type(text).__name__}")
-    match = _NUMBER.match(text.strip())
+    match = _NUMBER.match(text)
     if match is None:
         raise QuantityError(
             f"{text!r} is not a quantity: write a non-negative number and a unit, e.g. '70,272 B', "
@@ -160,8 +159,6 @@ def parse_quantity(text: str) -> Quantity:
         )
     digits = match["int"].replace(",", "")
     frac = match["frac"] or ""
-    if len(digits) + len(frac) > _MAX_DIGITS:
-        raise QuantityError(f"{text!r} has more than {_MAX_DIGITS} digits")
     dimension, scale, unit = _unit_of(match["unit"])
     number = Fraction(int(digits + frac), 10 ** len(frac))
     half_digit = Fraction(1, 2 * 10 ** len(frac))
@@ -176,7 +173,7 @@ def parse_quantity(text: str) -> Quantity:
     )
 
 
-_CONTEXT = re.compile(r"^(?P<num>\d{1,3}(?:,\d{3})+|\d+)\s*(?P<suffix>[kKmM]?)$")
+_CONTEXT = re.compile(r"^ *(?P<num>[1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*) *(?P<suffix>[kKmM]?) *$")
 
 
 def parse_context(text: str | int) -> int:
@@ -190,7 +187,7 @@ def parse_context(text: str | int) -> int:
         if text < 1:
             raise QuantityError(f"a context length is at least 1 token, not {text}")
         return text
-    match = _CONTEXT.match(text.strip())
+    match = _CONTEXT.match(text)
     if match is None:
         raise QuantityError(f"{text!r} is not a context length: write 131072, 131,072, 128K or 1M")
     number = int(match["num"].replace(",", ""))
@@ -221,3 +218,38 @@ def format_bytes(value: Fraction | int, unit: str | None = None, digits: int = 1
     if scaled.denominator == 1:
         return f"{format_int(int(scaled))} {unit}"
     return f"{float(scaled):,.{digits}f} {unit}"
+
+
+def _units_of(dimension: Dimension) -> list[str]:
+    if dimension in (Dimension.BYTES, Dimension.BYTES_PER_TOKEN):
+        return list(_BYTE_UNITS)
+    if dimension is Dimension.BYTES_PER_SECOND:
+        return [f"{unit}/s" for unit in _BYTE_UNITS]
+    if dimension is Dimension.SECONDS:
+        return list(_TIME_UNITS)
+    if dimension is Dimension.TOKENS_PER_SECOND:
+        return list(_RATE_UNITS)
+    if dimension is Dimension.RATIO:
+        return list(_RATIO_UNITS)
+    if dimension is Dimension.TOKENS:
+        return ["tokens", "token"]
+    return [""]
+
+
+def quantity_pattern(*dimensions: Dimension) -> str:
+    """A regular expression (JSON Schema dialect) accepting exactly what :func:`parse_quantity` reads
+    with one of ``dimensions``, so the published schema and the parser agree."""
+    alternatives: list[str] = []
+    for dimension in dimensions:
+        for unit in _units_of(dimension):
+            escaped = re.escape(unit).replace("\\ ", " ")
+            if dimension is Dimension.BYTES_PER_TOKEN:
+                alternatives.append(f"{escaped} *(/ *(token|tok)|per +token)")
+            else:
+                alternatives.append(escaped)
+    units = "|".join(sorted(set(alternatives), key=lambda unit: (-len(unit), unit)))
+    return f"^ *([~≈] *)?([0-9]{{1,3}}(,[0-9]{{3}})+|[0-9]+)(\\.[0-9]+)? *({units}) *$"
+
+
+CONTEXT_PATTERN = _CONTEXT.pattern.replace("?P<num>", "").replace("?P<suffix>", "").replace("?:", "")
+"""What :func:`parse_context` reads from text, for the JSON Schema."""

@@ -1,0 +1,151 @@
+"""``registry check``: every stage of the data flow, every finding, in a stable order.
+
+files ──load──▶ documents ──schema──▶ records ──index──▶ registry ──formulas──▶ findings
+
+A failing stage gates only what depends on it: a file that does not parse is not validated, a record
+that does not validate is not indexed, but every other file goes on through every stage.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
+from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
+from registry._loader import Document, load_bytes
+from registry._records import Record
+from registry._validate import validate
+from registry.rules import refs
+
+
+class UsageError(Exception):
+    """The check could not run as asked (a path that does not exist, outside the registry, ...)."""
+
+
+@dataclass
+class CheckResult:
+    root: Path
+    files: int
+    diagnostics: list[Diagnostic]
+    index: RegistryIndex
+    selected: frozenset[str] | None = None
+    failed_files: dict[str, list[Diagnostic]] = field(default_factory=dict)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding has error severity."""
+        return self.count(Severity.ERROR) == 0
+
+
+def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
+    """Every record file under ``records/`` (posix paths relative to ``root``), and the files that
+    cannot be records. Links are never followed."""
+    records_dir = root / "records"
+    found: list[str] = []
+    diagnostics: list[Diagnostic] = []
+    for folder, subfolders, files in os.walk(records_dir, followlinks=False):
+        relative_folder = Path(folder).relative_to(root).as_posix()
+        for name in list(subfolders):
+            if (Path(folder) / name).is_symlink():
+                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(f"{relative_folder}/{name}", 1, 1,
+                                   "a symbolic link to a folder inside records/; links are not followed"))
+                subfolders.remove(name)
+        subfolders.sort()
+        for name in sorted(files):
+            relative = f"{relative_folder}/{name}"
+            problem = _placement_problem(root, relative)
+            if problem:
+                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, problem))
+            else:
+                found.append(relative)
+    return found, diagnostics
+
+
+def _placement_problem(root: Path, relative: str) -> str:
+    name = relative.rsplit("/", 1)[-1]
+    if (root / relative).is_symlink():
+        return "a symbolic link; records are regular files (a link could point outside records/)"
+    if not name.endswith(".yaml"):
+        return f"{name!r} is not a .yaml file; records are records/<collection>/<slug>.yaml"
+    if expected_id(relative) is None:
+        return "records sit exactly one folder below records/: records/<collection>/<slug>.yaml"
+    folder = relative.split("/")[1]
+    if folder not in COLLECTIONS:
+        return f"records/{folder}/ is not a collection; the collections are {', '.join(sorted(COLLECTIONS))}"
+    return ""
+
+
+def _select(root: Path, paths: Sequence[Path]) -> frozenset[str]:
+    chosen: set[str] = set()
+    for given in paths:
+        absolute = given if given.is_absolute() else Path.cwd() / given
+        if not absolute.exists() and not absolute.is_symlink():
+            raise UsageError(f"{given}: no such file or folder")
+        try:
+            relative = Path(os.path.normpath(absolute)).relative_to(root)
+        except ValueError:
+            raise UsageError(f"{given} is outside the registry at {root}") from None
+        text = relative.as_posix()
+        if absolute.is_dir() and not absolute.is_symlink():
+            chosen.add(text.rstrip("/") + "/")
+        else:
+            chosen.add(text)
+    return frozenset(chosen)
+
+
+def _selected(path: str, selection: frozenset[str] | None) -> bool:
+    if selection is None:
+        return True
+    return path in selection or any(item.endswith("/") and (path + "/").startswith(item) or item == "./" for item in selection)
+
+
+def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> CheckResult:
+    """Check the registry at ``root``; with ``paths``, report only on those files or folders, still
+    resolving references against the whole registry."""
+    selection = _select(root, paths) if paths else None
+    files, diagnostics = discover(root)
+    if selection is not None:
+        for item in selection:
+            if not item.endswith("/") and item not in files and not any(d.path == item for d in diagnostics):
+                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(item, 1, 1,
+                                   "not a record file: records are records/<collection>/<slug>.yaml"))
+    loaded: list[tuple[str, Record, Document]] = []
+    failed: dict[str, list[Diagnostic]] = {}
+    for path in files:
+        found = load_file(root, path)
+        if isinstance(found, list):
+            failed[path] = found
+            diagnostics.extend(found)
+        else:
+            loaded.append((path, *found))
+    index, index_diagnostics = index_records(root, loaded)
+    diagnostics.extend(index_diagnostics)
+    diagnostics.extend(check_references(index))
+    if formulas:
+        from registry._formula_stage import check_formulas
+
+        diagnostics.extend(check_formulas(index))
+    reported = [d for d in diagnostics if _selected(d.path, selection)]
+    checked = sum(1 for path in files if _selected(path, selection))
+    return CheckResult(root, checked, sort_diagnostics(reported), index, selection, failed)
+
+
+def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnostic]:
+    """Load and validate one file: the record and its document, or the diagnostics that stop it."""
+    try:
+        raw = (root / path).read_bytes()
+    except OSError as error:
+        return [refs.OUTSIDE_RECORDS.diagnostic(path, 1, 1, f"cannot read the file: {error.strerror}")]
+    result = load_bytes(path, raw)
+    if result.document is None:
+        return result.diagnostics
+    record, problems = validate(result.document, root)
+    if record is None:
+        return problems
+    return record, result.document

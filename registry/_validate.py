@@ -1,0 +1,221 @@
+"""Schema stage: a loaded document becomes a typed record, or located S-family diagnostics.
+
+The committed JSON Schema runs first (it is the published contract), then the pydantic model (the code).
+They are built to agree; a test holds them to it on every fixture.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from jsonschema import ValidationError
+from jsonschema.exceptions import best_match
+from pydantic import ValidationError as PydanticError
+
+from registry._diagnostics import Diagnostic
+from registry._loader import Document, escape_pointer_part
+from registry._records import KINDS, MODEL_CLASSES, Record
+from registry._schema import validator_for
+from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
+from registry.rules import schema as rules
+from registry.rules._rule import Rule
+
+
+def pointer_of(parts: Iterable[str | int]) -> str:
+    return "".join(f"/{escape_pointer_part(part)}" for part in parts)
+
+
+def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagnostic]]:
+    """Validate against the committed schema, then the model; stop at the first stage that fails."""
+    data = document.data
+    kind = data.get("kind")
+    if kind is None:
+        line, column = document.locate("")
+        return None, [rules.MISSING_FIELD.diagnostic(document.path, line, column, "the record has no 'kind'; "
+                      f"it is one of {', '.join(KINDS)}", pointer="/kind")]
+    if not isinstance(kind, str) or kind not in KINDS:
+        line, column = document.locate("/kind")
+        close = difflib.get_close_matches(str(kind), list(KINDS), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else ""
+        return None, [rules.INVALID_VALUE.diagnostic(document.path, line, column,
+                      f"kind {kind!r} is not one of {', '.join(KINDS)}", hint=hint, pointer="/kind")]
+    errors = sorted(validator_for(root, kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    diagnostics = [d for error in errors for d in _from_jsonschema(document, error, kind)]
+    if diagnostics:
+        return None, diagnostics
+    try:
+        return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
+    except PydanticError as error:
+        return None, _from_pydantic(document, error)
+
+
+# ------------------------------------------------------------------ jsonschema errors
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """For anyOf/oneOf, the branch error that best says what is wrong."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        branches = [e for e in error.context if e.validator != "type"] or list(error.context)
+        deeper = best_match(branches)
+        if deeper is None or deeper is error:
+            break
+        error = deeper
+    return error
+
+
+def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
+    if error.validator == "anyOf" and error.schema.get("anyOf") == [{"required": ["config"]}, {"required": ["layout"]}]:
+        return [_at(document, rules.INCONSISTENT_FIELDS, "", "a model states its geometry: a verbatim 'config' "
+                    "with 'config_source', or a 'layout'")]
+    error = _leaf(error)
+    path = list(error.absolute_path)
+    pointer = pointer_of(path)
+    where = _field_name(path)
+    validator = error.validator
+    value = error.instance
+    if validator == "required":
+        missing = [name for name in error.validator_value if name not in value]
+        return [
+            _at(document, rules.MISSING_FIELD, pointer, f"{_owner(path, kind)} lacks the required field {name!r}",
+                target=f"{pointer}/{escape_pointer_part(name)}")
+            for name in missing
+        ]
+    if validator == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        extras = [name for name in value if name not in known]
+        out = []
+        for name in extras:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
+            key_pointer = f"{pointer}/{escape_pointer_part(name)}"
+            line, column = document.locate(key_pointer, key=True)
+            out.append(rules.UNKNOWN_FIELD.diagnostic(document.path, line, column,
+                       f"{_owner(path, kind)} has no field {name!r}", hint=hint, pointer=key_pointer))
+        return out
+    if validator == "dependentRequired":
+        return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/config", "'config' needs 'config_source' "
+                    "(repository, file, revision) saying where it was read", key=True)]
+    if validator == "not" and path and isinstance(value, dict) and "versus" in value:
+        return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/versus", "'versus' belongs to 'ratio' claims only")]
+    if validator == "type":
+        expected = error.validator_value
+        names = " or ".join(expected) if isinstance(expected, list) else expected
+        return [_at(document, rules.WRONG_TYPE, pointer, f"{where} must be {_article(names)}, not {_describe(value)}")]
+    if validator == "pattern" and isinstance(value, str):
+        if "x-dimensions" in error.schema:
+            return [_at(document, rules.INVALID_QUANTITY, pointer, _quantity_message(where, value, error.schema["x-dimensions"]))]
+        if error.schema.get("x-context"):
+            return [_at(document, rules.INVALID_QUANTITY, pointer, _context_message(where, value))]
+        description = error.schema.get("description", "")
+        return [_at(document, rules.INVALID_VALUE, pointer, f"{where} {value!r} is not of the expected form"
+                    + (f": {description}" if description else f" ({error.validator_value})"))]
+    if validator in ("enum", "const"):
+        allowed = error.validator_value if validator == "enum" else [error.validator_value]
+        close = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=1)
+        hint = f"did you mean {close[0]!r}?" if close else ""
+        return [_at(document, rules.INVALID_VALUE, pointer,
+                    f"{where} is {value!r}; allowed: {', '.join(map(repr, allowed))}", hint=hint)]
+    return [_at(document, rules.INVALID_VALUE, pointer, f"{where}: {_limit_message(error)}")]
+
+
+def _limit_message(error: ValidationError) -> str:
+    bound = error.validator_value
+    value = error.instance
+    messages = {
+        "minimum": f"{value!r} is less than the minimum {bound}",
+        "maximum": f"{value!r} is more than the maximum {bound}",
+        "exclusiveMinimum": f"{value!r} must be more than {bound}",
+        "exclusiveMaximum": f"{value!r} must be less than {bound}",
+        "minLength": f"the text is shorter than {bound} characters",
+        "maxLength": f"the text is longer than {bound} characters",
+        "minItems": f"the list needs at least {bound} item(s)",
+        "maxItems": f"the list holds more than {bound} items",
+    }
+    return messages.get(str(error.validator), error.message)
+
+
+def _quantity_message(where: str, value: str, dimensions: list[str]) -> str:
+    try:
+        quantity = parse_quantity(value)
+    except QuantityError as error:
+        return f"{where}: {error}"
+    wanted = " or ".join(dimensions)
+    if quantity.dimension is Dimension.BYTES_PER_TOKEN and "bytes" in dimensions:
+        return f"{where} {value!r} is a per-token figure, but this quantity is a total in bytes"
+    return f"{where} is measured in {wanted}, but {value!r} is in {quantity.dimension.value}"
+
+
+def _context_message(where: str, value: str) -> str:
+    try:
+        parse_context(value)
+    except QuantityError as error:
+        return f"{where}: {error}"
+    return f"{where}: {value!r} is not a context length"
+
+
+# ------------------------------------------------------------------ pydantic errors
+
+_PYDANTIC_RULES: dict[str, Rule] = {
+    "missing": rules.MISSING_FIELD,
+    "extra_forbidden": rules.UNKNOWN_FIELD,
+    "quantity": rules.INVALID_QUANTITY,
+    "geometry": rules.INCONSISTENT_FIELDS,
+    "claim": rules.INCONSISTENT_FIELDS,
+}
+
+
+def _from_pydantic(document: Document, error: PydanticError) -> list[Diagnostic]:
+    out = []
+    for item in error.errors(include_url=False):
+        path = [p for p in item["loc"] if not (isinstance(p, str) and ("[" in p or p in ("str", "int")))]
+        rule = _PYDANTIC_RULES.get(item["type"])
+        if rule is None:
+            rule = rules.WRONG_TYPE if item["type"].endswith("_type") else rules.INVALID_VALUE
+        out.append(_at(document, rule, pointer_of(path), f"{_field_name(path)}: {item['msg']}",
+                       key=rule is rules.UNKNOWN_FIELD))
+    return out
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _at(document: Document, rule: Rule, pointer: str, message: str, hint: str = "", target: str | None = None,
+        key: bool = False) -> Diagnostic:
+    line, column = document.locate(pointer, key=key)
+    return rule.diagnostic(document.path, line, column, message, hint=hint, pointer=target or pointer)
+
+
+def _field_name(path: list[Any]) -> str:
+    if not path:
+        return "the record"
+    text = str(path[0])
+    for part in path[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return f"'{text}'"
+
+
+def _owner(path: list[Any], kind: str) -> str:
+    return f"a {kind} record" if not path else _field_name(path)
+
+
+def _article(name: str) -> str:
+    return {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+            "array": "a list", "object": "a mapping", "null": "null"}.get(name, name)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the text {shown!r}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null" if value is None else type(value).__name__

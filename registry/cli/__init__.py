@@ -1,0 +1,97 @@
+"""The ``registry`` command: a thin layer that parses options and calls the library.
+
+Each subcommand is a module with ``add_arguments(parser)`` and ``run(args) -> int``; it imports what it
+needs inside ``run`` so that ``registry --help`` stays fast. Exit codes: 0 clean, 1 findings, 2 could not
+run (bad arguments, a registry that cannot be found, an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("registry.cli._check", "check records: structure, references and every stated number"),
+    "rule": ("registry.cli._rule", "explain a diagnostic code, or list them all"),
+    "schema": ("registry.cli._schema", "write the JSON Schemas from the record model, or check they are current"),
+}
+
+DESCRIPTION = """\
+The Inference Efficiency Registry: YAML records about LLM inference efficiency, checked against the
+model's geometry.
+
+Every command works on the registry in the current folder or the nearest folder above it that holds
+records/ (as git finds its repository), or on the one named by --root DIR.
+"""
+
+EPILOG = """\
+exit codes: 0 clean, 1 findings of error severity, 2 could not run.
+Run 'registry COMMAND --help' for a command's options and examples.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="registry",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"registry {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module_name, summary) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        sub = subparsers.add_parser(
+            name,
+            help=summary,
+            description=getattr(module, "DESCRIPTION", summary),
+            epilog=getattr(module, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.add_argument("--root", metavar="DIR", help="the registry's folder (default: the nearest folder holding records/)")
+        module.add_arguments(sub)
+        sub.set_defaults(_module=module_name)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("inference-efficiency-registry")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(args._module)
+    try:
+        code: int = module.run(args)
+        return code
+    except KeyboardInterrupt:
+        sys.stderr.write("registry: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # "could not run": a short message, never a bare traceback
+        from registry._errors import describe
+
+        if os.environ.get("REGISTRY_DEBUG"):
+            raise
+        sys.stderr.write(f"registry {args.command}: error: {describe(error)}\n")
+        return 2

@@ -1,0 +1,41 @@
+"""registry check"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DESCRIPTION = """\
+Check records: every file under records/ (or the PATHS given) is parsed, validated against its kind's
+JSON Schema and the record model, its references and [[links]] resolved against the whole registry, and
+every stated number recomputed from the model's geometry. Every finding is reported, sorted by file,
+line, column and code.
+"""
+
+EPILOG = """\
+examples:
+  registry check                                   the whole registry
+  registry check records/models/deepseek-v3.yaml   one file (references still resolve everywhere)
+  registry check --format github                   annotations for a GitHub pull request
+  registry check --format json > findings.json     the versioned JSON shape, for scripts
+
+exit codes: 0 no errors (warnings allowed), 1 errors found, 2 could not run.
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to report on (default: all of records/)")
+    parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text", help="output format (default: text)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from registry._check import check
+    from registry._report import REPORTERS
+    from registry.cli._common import registry_root
+
+    root = registry_root(args)
+    result = check(root, [Path(p) for p in args.paths])
+    REPORTERS[args.format](result, sys.stdout, sys.stderr)
+    return 0 if result.ok else 1

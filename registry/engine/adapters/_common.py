@@ -1,0 +1,111 @@
+"""What most adapters share: attention sizes, per-layer type lists, and the final layout.
+
+The order of work is always the same: resolve each layer's *kind* first (from ``layer_types``, a
+pattern, an interval, a list of indices), then build that kind's mechanism from that layer's fields.
+A model-level ``num_key_value_heads x head_dim`` is only ever applied to layers resolved as attention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from registry.engine.adapters._config import ConfigFieldError, ConfigView
+from registry.engine.layout import Attention, Layout, Mechanism, SlidingWindow, layout_from_layers
+
+FULL = "full"
+SLIDING = "sliding"
+CHUNKED = "chunked"
+LINEAR = "linear"
+
+ATTENTION_LAYER_TYPES: Mapping[str, str] = {
+    "full_attention": FULL,
+    "sliding_attention": SLIDING,
+    "chunked_attention": CHUNKED,
+}
+"""The ``layer_types`` values transformers uses for attention layers, and the kind each means."""
+
+
+def num_layers(view: ConfigView) -> int:
+    """``num_hidden_layers``: the decoder stack, without multi-token-prediction layers."""
+    return view.require_int("num_hidden_layers")
+
+
+def head_dim(view: ConfigView) -> int:
+    """The attention head size: an explicit ``head_dim`` always wins over ``hidden_size / heads``.
+
+    Many configs (Gemma, Qwen3, GLM-4.5, gpt-oss) set ``head_dim`` to something other than
+    ``hidden_size // num_attention_heads``; deriving it there is one of the catalogued mistakes.
+    Without ``head_dim`` the division must be exact, else the field is reported as missing.
+    """
+    if view.has("head_dim"):
+        return view.require_int("head_dim")
+    hidden = view.require_int("hidden_size")
+    heads = view.require_int("num_attention_heads")
+    if hidden % heads:
+        raise ConfigFieldError(
+            view.model_type,
+            "head_dim",
+            f"is missing and hidden_size {hidden} is not a multiple of num_attention_heads {heads}",
+        )
+    return hidden // heads
+
+
+def num_kv_heads(view: ConfigView) -> int:
+    """``num_key_value_heads``; the configuration classes default it to ``num_attention_heads`` (MHA)."""
+    if view.has("num_key_value_heads"):
+        return view.require_int("num_key_value_heads")
+    heads = view.require_int("num_attention_heads")
+    view.notes.append(
+        f"num_key_value_heads is not in the config; it defaults to num_attention_heads ({heads}), i.e. MHA"
+    )
+    return heads
+
+
+def full_attention(view: ConfigView) -> Attention:
+    """Full attention with the config's KV heads; K and V heads share one size."""
+    size = head_dim(view)
+    return Attention(num_kv_heads=num_kv_heads(view), head_dim=size, v_head_dim=size)
+
+
+def sliding_attention(view: ConfigView, window: int) -> SlidingWindow:
+    """Attention over the last ``window`` tokens, with the config's KV heads."""
+    size = head_dim(view)
+    return SlidingWindow(num_kv_heads=num_kv_heads(view), head_dim=size, v_head_dim=size, window=window)
+
+
+def explicit_layer_types(view: ConfigView, known: Mapping[str, str], count: int) -> list[str] | None:
+    """``layer_types`` translated to kinds, or None when the config does not list them.
+
+    The list must name every layer of the stack, in order, with values this adapter knows.
+    """
+    names = view.str_list("layer_types")
+    if names is None:
+        return None
+    if len(names) != count:
+        raise ConfigFieldError(
+            view.model_type, "layer_types", f"lists {len(names)} layers but num_hidden_layers is {count}"
+        )
+    kinds: list[str] = []
+    for index, name in enumerate(names):
+        if name not in known:
+            raise ConfigFieldError(
+                view.model_type,
+                f"layer_types[{index}]",
+                f"is {name!r}; this adapter knows {', '.join(sorted(known))}",
+            )
+        kinds.append(known[name])
+    return kinds
+
+
+def every_nth(count: int, period: int, nth: str, other: str) -> list[str]:
+    """Layer ``i`` is ``nth`` when ``(i + 1) % period == 0``, else ``other``.
+
+    This is the rule transformers uses for ``sliding_window_pattern`` (Gemma 3, Cohere 2) and
+    ``full_attention_interval`` (Qwen3-Next): with period 6, layers 5, 11, 17, ... are the global ones.
+    """
+    return [nth if (index + 1) % period == 0 else other for index in range(count)]
+
+
+def build(view: ConfigView, mechanisms: Sequence[Mechanism], mtp: Sequence[Mechanism] = ()) -> Layout:
+    """The layout, numbered 0..n-1, with any multi-token-prediction layers after the stack."""
+    return layout_from_layers(view.model_type, mechanisms, mtp=mtp, notes=view.notes)

@@ -1,0 +1,45 @@
+"""DeepSeek-V2 / V3 / V3.2 and Kimi K2: multi-head latent attention on every layer.
+
+Semantics followed (vLLM ``vllm/model_executor/models/deepseek_v2.py``, which serves all four): each
+layer caches one latent of ``kv_lora_rank`` values plus one decoupled RoPE key of ``qk_rope_head_dim``
+values per token, shared by all heads, so per token and layer the cache is
+``kv_lora_rank + qk_rope_head_dim`` values, not ``2 x num_key_value_heads x head_dim``: the config's
+``num_key_value_heads`` (128 for V3) counts the heads the latent is expanded to at attention time.
+``num_attention_heads``, ``qk_nope_head_dim`` and ``v_head_dim`` are kept for layouts that cache the
+expanded heads. DeepSeek-V3.2 adds a sparse-attention indexer with its own per-token key cache
+(``index_head_dim``, ``index_n_heads``). ``num_nextn_predict_layers`` multi-token-prediction layers
+(one MLA layer each, ``deepseek_mtp.py``) follow the stack as MTP groups.
+"""
+
+from __future__ import annotations
+
+from registry.engine.adapters._common import build, num_layers
+from registry.engine.adapters._config import ConfigView
+from registry.engine.layout import MLA, Layout
+
+
+def _mla(view: ConfigView, *, indexer: bool) -> MLA:
+    return MLA(
+        kv_lora_rank=view.require_int("kv_lora_rank"),
+        qk_rope_head_dim=view.require_int("qk_rope_head_dim", minimum=0),
+        num_heads=view.int_or_none("num_attention_heads"),
+        qk_nope_head_dim=view.int_or_none("qk_nope_head_dim", minimum=0),
+        v_head_dim=view.int_or_none("v_head_dim"),
+        index_head_dim=view.require_int("index_head_dim") if indexer else None,
+        index_n_heads=view.require_int("index_n_heads") if indexer else None,
+    )
+
+
+def _layout(view: ConfigView, mla: MLA) -> Layout:
+    mtp = view.int_or_none("num_nextn_predict_layers", minimum=0) or 0
+    return build(view, [mla] * num_layers(view), mtp=[mla] * mtp)
+
+
+def deepseek(view: ConfigView) -> Layout:
+    """MLA on all ``num_hidden_layers`` (``deepseek_v2``, ``deepseek_v3``, ``kimi_k2``)."""
+    return _layout(view, _mla(view, indexer=False))
+
+
+def deepseek_v32(view: ConfigView) -> Layout:
+    """MLA plus the DeepSeek Sparse Attention indexer's key cache on every layer."""
+    return _layout(view, _mla(view, indexer=True))

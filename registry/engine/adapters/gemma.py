@@ -1,0 +1,54 @@
+"""Gemma 2 and Gemma 3: local sliding-window layers interleaved with global layers.
+
+Semantics followed (transformers ``configuration_gemma2.py``, ``configuration_gemma3.py``): an explicit
+``layer_types`` list decides; otherwise layer ``i`` is global when ``(i + 1) % pattern == 0``. Gemma 2
+alternates (pattern 2: layers 0, 2, 4, ... local); Gemma 3 uses ``sliding_window_pattern`` (class default
+6: five local layers, then one global). Gemma 3 checkpoints are multimodal wrappers whose decoder fields
+sit under ``text_config``. Local layers keep ``sliding_window`` tokens; both kinds use the config's
+``num_key_value_heads`` and explicit ``head_dim``.
+"""
+
+from __future__ import annotations
+
+from registry.engine.adapters._common import (
+    ATTENTION_LAYER_TYPES,
+    FULL,
+    SLIDING,
+    build,
+    every_nth,
+    explicit_layer_types,
+    full_attention,
+    num_layers,
+    sliding_attention,
+)
+from registry.engine.adapters._config import ConfigView
+from registry.engine.layout import Layout, Mechanism
+
+_GEMMA_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
+
+
+def local_global(view: ConfigView, *, pattern: int, window: int, source: str) -> Layout:
+    """Sliding-window layers with a global layer every ``pattern`` layers, unless ``layer_types`` says.
+
+    ``pattern`` and ``window`` are the configuration class defaults, used only when the config lacks
+    ``sliding_window_pattern`` (or its private spelling ``_sliding_window_pattern``) and ``sliding_window``.
+    """
+    count = num_layers(view)
+    kinds = explicit_layer_types(view, _GEMMA_KINDS, count)
+    if kinds is None:
+        key = view.first_present(("sliding_window_pattern", "_sliding_window_pattern"))
+        period = view.require_int(key) if key else view.int_or_default("sliding_window_pattern", pattern, source)
+        kinds = every_nth(count, period, FULL, SLIDING)
+    size = view.int_or_default("sliding_window", window, source)
+    by_kind: dict[str, Mechanism] = {FULL: full_attention(view), SLIDING: sliding_attention(view, size)}
+    return build(view, [by_kind[kind] for kind in kinds])
+
+
+def gemma2(view: ConfigView) -> Layout:
+    """Gemma 2: alternating local (even layers) and global (odd layers); ``Gemma2Config`` window 4096."""
+    return local_global(view, pattern=2, window=4096, source="Gemma2Config")
+
+
+def gemma3(view: ConfigView) -> Layout:
+    """Gemma 3: five local layers per global one by default; ``Gemma3TextConfig`` window 4096."""
+    return local_global(view, pattern=6, window=4096, source="Gemma3TextConfig")

@@ -1,0 +1,306 @@
+"""The normalized cache layout: which mechanism each layer uses, with its dimensions.
+
+A config adapter (one per ``model_type``) or a model record's explicit ``layout`` produces a
+:class:`Layout`; the formula engine (:mod:`registry.engine.compute`) turns it into bytes. Every dimension
+is ``int | None``: ``None`` means *unknown*, and every result that depends on it is reported as
+"not computable" instead of guessed.
+
+Mechanisms, one frozen dataclass each:
+
+- :class:`Attention`: full attention, MHA / GQA / MQA; K and V head sizes may differ.
+- :class:`SlidingWindow`: attention over the last ``window`` tokens.
+- :class:`Chunked`: attention within fixed chunks of ``chunk`` tokens (Llama 4 local layers).
+- :class:`MLA`: multi-head latent attention; one latent plus a decoupled RoPE key per token.
+- :class:`Recurrent`: fixed-size per-sequence state (Mamba, gated DeltaNet, KDA, lightning attention).
+- :class:`Compressed`: one cache entry per ``ratio`` tokens (DeepSeek-V4 CSA / HCA).
+- :class:`Shared`: reuses another layer's cache (cross-layer KV sharing).
+- :class:`NoCache`: keeps nothing per token or per sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+
+class LayoutError(ValueError):
+    """A layout that cannot describe a model: a negative size, a layer listed twice, an empty group."""
+
+
+def _check_dims(owner: object, names: Iterable[str]) -> None:
+    """Reject sizes that are not whole non-negative numbers; ``None`` (unknown) is allowed."""
+    for name in names:
+        value = getattr(owner, name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            kind = type(owner).__name__
+            raise LayoutError(f"{kind}.{name} must be a whole number >= 0 or None (unknown), not {value!r}")
+
+
+@dataclass(frozen=True)
+class Attention:
+    """Full causal attention: every past token keeps one K and one V per KV head.
+
+    ``num_kv_heads`` equal to the attention heads is MHA, fewer is GQA, one is MQA. ``head_dim`` is the
+    key head size and ``v_head_dim`` the value head size (they differ in e.g. MLA-expanded layouts).
+    """
+
+    kind: ClassVar[str] = "attention"
+    num_kv_heads: int | None
+    head_dim: int | None
+    v_head_dim: int | None
+
+    def __post_init__(self) -> None:
+        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim"))
+
+
+@dataclass(frozen=True)
+class SlidingWindow:
+    """Attention over the most recent ``window`` tokens only (Mistral, Gemma local layers, gpt-oss)."""
+
+    kind: ClassVar[str] = "sliding-window"
+    num_kv_heads: int | None
+    head_dim: int | None
+    v_head_dim: int | None
+    window: int | None
+
+    def __post_init__(self) -> None:
+        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window"))
+
+
+@dataclass(frozen=True)
+class Chunked:
+    """Attention restricted to the current chunk of ``chunk`` tokens (Llama 4 ``attention_chunk_size``)."""
+
+    kind: ClassVar[str] = "chunked"
+    num_kv_heads: int | None
+    head_dim: int | None
+    v_head_dim: int | None
+    chunk: int | None
+
+    def __post_init__(self) -> None:
+        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "chunk"))
+
+
+@dataclass(frozen=True)
+class MLA:
+    """Multi-head latent attention (DeepSeek-V2 / V3): a latent of ``kv_lora_rank`` values plus a
+    decoupled RoPE key of ``qk_rope_head_dim`` values per token, shared by all heads; no separate V.
+
+    ``num_heads``, ``qk_nope_head_dim`` and ``v_head_dim`` describe the per-head K and V the latent
+    expands to; only a layout that caches the expanded heads (transformers 4.x) needs them.
+    ``index_head_dim`` is the key size of the DeepSeek-V3.2 sparse-attention indexer, which keeps its
+    own per-token key cache; ``None`` there means the model has no indexer.
+    """
+
+    kind: ClassVar[str] = "mla"
+    kv_lora_rank: int | None
+    qk_rope_head_dim: int | None
+    num_heads: int | None = None
+    qk_nope_head_dim: int | None = None
+    v_head_dim: int | None = None
+    index_head_dim: int | None = None
+    index_n_heads: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_dims(
+            self,
+            (
+                "kv_lora_rank",
+                "qk_rope_head_dim",
+                "num_heads",
+                "qk_nope_head_dim",
+                "v_head_dim",
+                "index_head_dim",
+                "index_n_heads",
+            ),
+        )
+
+
+StateRole = Literal["state", "conv"]
+
+
+@dataclass(frozen=True)
+class StateTensor:
+    """One fixed-size tensor of a recurrent layer's per-sequence state.
+
+    ``role`` separates the recurrent (SSM / delta-rule) state from the short convolution's rolling
+    window, because engines store them in different dtypes.
+    """
+
+    name: str
+    shape: tuple[int | None, ...]
+    role: StateRole = "state"
+
+    def __post_init__(self) -> None:
+        if not self.shape:
+            raise LayoutError(f"state tensor {self.name!r} needs at least one dimension")
+        for size in self.shape:
+            if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+                raise LayoutError(f"state tensor {self.name!r} has a bad size {size!r}")
+        if self.role not in ("state", "conv"):
+            raise LayoutError(f"state tensor {self.name!r}: role is 'state' or 'conv', not {self.role!r}")
+
+
+@dataclass(frozen=True)
+class Recurrent:
+    """A recurrent or linear-attention layer: state of fixed size per sequence, whatever the context.
+
+    ``variant`` names the family (``mamba``, ``mamba2``, ``gated-deltanet``, ``kda``, ``lightning``).
+    """
+
+    kind: ClassVar[str] = "recurrent"
+    variant: str
+    tensors: tuple[StateTensor, ...]
+
+    def __post_init__(self) -> None:
+        if not self.tensors:
+            raise LayoutError(f"recurrent layer {self.variant!r} needs at least one state tensor")
+
+
+@dataclass(frozen=True)
+class Compressed:
+    """Sequence-compressed attention (DeepSeek-V4 CSA / HCA): one cache entry per ``ratio`` tokens.
+
+    ``inner`` is what one entry holds (an :class:`MLA` latent or an :class:`Attention` K/V pair).
+    """
+
+    kind: ClassVar[str] = "compressed"
+    variant: str
+    ratio: int | None
+    inner: MLA | Attention
+
+    def __post_init__(self) -> None:
+        _check_dims(self, ("ratio",))
+        if self.ratio == 0:
+            raise LayoutError("Compressed.ratio must be at least 1")
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A layer that reads another layer's cache (cross-layer KV sharing) and stores nothing itself."""
+
+    kind: ClassVar[str] = "shared"
+    source_layer: int | None
+
+    def __post_init__(self) -> None:
+        _check_dims(self, ("source_layer",))
+
+
+@dataclass(frozen=True)
+class NoCache:
+    """A layer that keeps no per-token or per-sequence cache."""
+
+    kind: ClassVar[str] = "no-cache"
+
+
+Mechanism = Attention | SlidingWindow | Chunked | MLA | Recurrent | Compressed | Shared | NoCache
+"""Any one layer's cache mechanism."""
+
+MECHANISM_TYPES: tuple[type, ...] = (
+    Attention,
+    SlidingWindow,
+    Chunked,
+    MLA,
+    Recurrent,
+    Compressed,
+    Shared,
+    NoCache,
+)
+
+
+@dataclass(frozen=True)
+class LayerGroup:
+    """Layers (0-based indices) that share one mechanism with identical dimensions."""
+
+    mechanism: Mechanism
+    layers: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mechanism, MECHANISM_TYPES):
+            raise LayoutError(f"not a cache mechanism: {self.mechanism!r}")
+        if not self.layers:
+            raise LayoutError(f"a layer group needs at least one layer ({self.mechanism.kind})")
+        if any(isinstance(i, bool) or not isinstance(i, int) or i < 0 for i in self.layers):
+            raise LayoutError(f"layer indices are whole numbers >= 0: {self.layers!r}")
+        if len(set(self.layers)) != len(self.layers):
+            raise LayoutError(f"a layer is listed twice in one group: {self.layers!r}")
+
+    @property
+    def count(self) -> int:
+        """How many layers the group has."""
+        return len(self.layers)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A model's cache layout: its layer groups, any multi-token-prediction layers, and notes.
+
+    ``mtp_groups`` are the extra multi-token-prediction layers (DeepSeek-V3 ``num_nextn_predict_layers``)
+    that some engines give a cache when speculative decoding uses them; the ideal layout leaves them out.
+    ``notes`` carry what the adapter wants the reader to know (an assumption, an ignored field).
+    """
+
+    model_type: str
+    groups: tuple[LayerGroup, ...]
+    mtp_groups: tuple[LayerGroup, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        seen: set[int] = set()
+        for group in (*self.groups, *self.mtp_groups):
+            clash = seen.intersection(group.layers)
+            if clash:
+                raise LayoutError(f"layer {min(clash)} appears in more than one group")
+            seen.update(group.layers)
+
+    @property
+    def num_layers(self) -> int:
+        """Layers in the main stack (multi-token-prediction layers not counted)."""
+        return sum(group.count for group in self.groups)
+
+    def mechanisms(self) -> tuple[Mechanism, ...]:
+        """The mechanism of each main-stack layer, by layer index (indices assumed 0..n-1)."""
+        by_index = {i: g.mechanism for g in self.groups for i in g.layers}
+        return tuple(by_index[i] for i in sorted(by_index))
+
+
+def group_layers(mechanisms: Sequence[Mechanism], first_index: int = 0) -> tuple[LayerGroup, ...]:
+    """Group a per-layer list of mechanisms into layer groups, in first-seen order.
+
+    Layer ``k`` of the list gets index ``first_index + k``; equal mechanisms (same type and dimensions)
+    share a group, so ``[SW, Full, SW, Full]`` becomes ``(SW: 0, 2), (Full: 1, 3)``.
+    """
+    order: list[Mechanism] = []
+    members: dict[Mechanism, list[int]] = {}
+    for offset, mechanism in enumerate(mechanisms):
+        if mechanism not in members:
+            order.append(mechanism)
+            members[mechanism] = []
+        members[mechanism].append(first_index + offset)
+    return tuple(LayerGroup(m, tuple(members[m])) for m in order)
+
+
+def layout_from_layers(
+    model_type: str,
+    mechanisms: Sequence[Mechanism],
+    *,
+    mtp: Sequence[Mechanism] = (),
+    notes: Sequence[str] = (),
+) -> Layout:
+    """Build a :class:`Layout` from one mechanism per layer; MTP layers are numbered after the stack."""
+    return Layout(
+        model_type=model_type,
+        groups=group_layers(mechanisms),
+        mtp_groups=group_layers(mtp, first_index=len(mechanisms)),
+        notes=tuple(notes),
+    )
+
+
+def uniform_layout(model_type: str, mechanism: Mechanism, num_layers: int) -> Layout:
+    """A layout whose ``num_layers`` layers all use one mechanism."""
+    if num_layers < 1:
+        raise LayoutError(f"a model has at least one layer, not {num_layers}")
+    return Layout(model_type=model_type, groups=(LayerGroup(mechanism, tuple(range(num_layers))),))

@@ -1,0 +1,96 @@
+"""The derivation written factor by factor, the way the course in the seeds writes it.
+
+The engine computes with exact integers and fractions; this module only turns those values into the
+lines a reader checks by hand::
+
+    per token = 32 × 2 × 8 × 128 × 2 = 131,072 B = 128 KiB
+    t = 131,072 → 131,072 × 131,072 = 17,179,869,184 B = 16 GiB
+
+Byte counts are written in bytes first, then in the largest binary unit (KiB, MiB, GiB) that keeps the
+number at least 1, so a reader never has to guess whether "GB" meant 10⁹ or 2³⁰.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from registry.engine.units import format_bytes, format_int
+
+Factor = int | Fraction | str
+"""One factor of a product: a number, or an already written sub-expression such as ``(512 + 64)``."""
+
+
+def number(value: int | Fraction) -> str:
+    """Write a number exactly: ``131072`` → ``131,072``, ``17/16`` → ``1.0625``, ``1/3`` → ``1/3``."""
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        return format_int(exact.numerator)
+    denominator = exact.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return f"{exact.numerator}/{exact.denominator}"
+    whole, rest = divmod(abs(exact.numerator), exact.denominator)
+    digits = ""
+    while rest:
+        rest *= 10
+        digit, rest = divmod(rest, exact.denominator)
+        digits += str(digit)
+    sign = "-" if exact < 0 else ""
+    return f"{sign}{format_int(whole)}.{digits}"
+
+
+def factor(value: Factor) -> str:
+    """Write one factor of a product."""
+    return value if isinstance(value, str) else number(value)
+
+
+def parenthesized_sum(terms: Sequence[Factor]) -> str:
+    """``(512 + 64)``: a sum written as one factor of a product."""
+    return "(" + " + ".join(factor(t) for t in terms) + ")"
+
+
+def product(factors: Sequence[Factor]) -> str:
+    """``32 × 2 × 8 × 128 × 2``."""
+    return " × ".join(factor(f) for f in factors)
+
+
+def byte_count(value: int | Fraction) -> str:
+    """``131,072 B = 128 KiB``; values under 1 KiB are written in bytes only."""
+    text = f"{number(value)} B"
+    if value >= 1024:
+        text += f" = {format_bytes(value)}"
+    return text
+
+
+def product_line(label: str, factors: Sequence[Factor], value: int | Fraction) -> str:
+    """``per token = 32 × 2 × 8 × 128 × 2 = 131,072 B = 128 KiB``."""
+    if len(factors) == 1:
+        return f"{label} = {byte_count(value)}"
+    return f"{label} = {product(factors)} = {byte_count(value)}"
+
+
+def context_line(context_tokens: int, factors: Sequence[Factor], value: int | Fraction) -> str:
+    """``t = 131,072 → 131,072 × 131,072 = 17,179,869,184 B = 16 GiB``."""
+    return f"t = {number(context_tokens)} → {product(factors)} = {byte_count(value)}"
+
+
+def sum_line(label: str, terms: Sequence[int | Fraction], value: int | Fraction) -> str:
+    """``total = 536,870,912 + 1,048,576 = 537,919,488 B = 513 MiB``."""
+    if len(terms) == 1:
+        return f"{label} = {byte_count(value)}"
+    return f"{label} = {' + '.join(number(t) for t in terms)} = {byte_count(value)}"
+
+
+def layer_span(layers: Sequence[int]) -> str:
+    """``0–31`` for a contiguous run, ``0, 2, 4, …, 46`` (first three and last) otherwise."""
+    ordered = sorted(layers)
+    if len(ordered) == 1:
+        return str(ordered[0])
+    if ordered[-1] - ordered[0] + 1 == len(ordered):
+        return f"{ordered[0]}–{ordered[-1]}"
+    if len(ordered) <= 4:
+        return ", ".join(str(i) for i in ordered)
+    return ", ".join(str(i) for i in ordered[:3]) + f", …, {ordered[-1]}"

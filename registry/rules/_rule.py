@@ -1,0 +1,41 @@
+"""What a diagnostic code is: a stable code, a name that reads after "ignore", and an explain page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from registry._diagnostics import Diagnostic, Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One diagnostic code and its explain page (``registry rule CODE``).
+
+    ``example`` is a path under ``tests/golden/`` holding a record tree that produces exactly this code;
+    the golden tests check it, so every explain page's example is a test.
+    """
+
+    code: str
+    name: str
+    family: str
+    severity: Severity
+    summary: str
+    why: str
+    fix: str
+    example: str
+
+    def diagnostic(
+        self, path: str, line: int, column: int, message: str, hint: str = "", pointer: str = ""
+    ) -> Diagnostic:
+        """A finding of this rule at a place; ``hint`` defaults to the rule's fix."""
+        return Diagnostic(
+            code=self.code,
+            severity=self.severity,
+            path=path,
+            line=line,
+            column=column,
+            message=message,
+            hint=hint or self.fix,
+            pointer=pointer,
+            name=self.name,
+        )

@@ -1,0 +1,83 @@
+"""The R family: a record that does not fit the registry around it."""
+
+from __future__ import annotations
+
+from registry._diagnostics import Severity
+from registry.rules._rule import Rule
+
+
+def _rule(code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR) -> Rule:
+    return Rule(code, name, "references", severity, summary, why, fix, f"tests/golden/{code}")
+
+
+ID_MISMATCH = _rule(
+    "R001",
+    "id-mismatch",
+    "The record's id is not its path under records/.",
+    "The id is how every other record, the database and the site find a record; it must be the file's path "
+    "without .yaml so that one can be found from the other.",
+    "set 'id' to the path under records/ without .yaml, or move the file",
+)
+DUPLICATE_ID = _rule(
+    "R002",
+    "duplicate-id",
+    "Two records declare the same id.",
+    "References would be ambiguous.",
+    "give each record the id of its own path",
+)
+WRONG_COLLECTION = _rule(
+    "R003",
+    "wrong-collection",
+    "The record's kind does not belong in the folder that holds it.",
+    "Each collection folder holds one kind (models/ holds model records, and so on).",
+    "move the file to the collection of its kind, or correct 'kind'",
+)
+DANGLING_REFERENCE = _rule(
+    "R004",
+    "dangling-reference",
+    "A reference names a record that does not exist.",
+    "A run without its model, engine or hardware cannot be checked or shown; a related id that does not "
+    "exist is a broken link on the site.",
+    "correct the id, or add the record it names",
+)
+WRONG_REFERENCE_KIND = _rule(
+    "R005",
+    "wrong-reference-kind",
+    "A reference names a record of the wrong kind.",
+    "'model' must name a model record, 'engine' an engine record, 'hardware' a hardware record.",
+    "point the field at a record of the kind it expects",
+)
+BROKEN_LINK = _rule(
+    "R006",
+    "broken-link",
+    "A [[id]] link in Markdown names no record.",
+    "Links in notes and methodology become real links on the site; one that names nothing is dead.",
+    "correct the id inside [[...]], or remove the brackets",
+)
+OUTSIDE_RECORDS = _rule(
+    "R007",
+    "outside-records",
+    "A file is not where a record can be: outside records/<collection>/, behind a link, or not .yaml.",
+    "Ids are paths under records/; a file elsewhere, or a symbolic link pointing elsewhere, cannot have one "
+    "and could make the tools read files they should not.",
+    "put the record at records/<collection>/<slug>.yaml as a regular file",
+)
+SELF_REFERENCE = _rule(
+    "R008",
+    "self-reference",
+    "A record lists or links itself.",
+    "A link to the page you are on helps no reader; it is usually a copy-paste slip.",
+    "remove the reference, or point it at the record that was meant",
+    Severity.WARNING,
+)
+
+RULES: tuple[Rule, ...] = (
+    ID_MISMATCH,
+    DUPLICATE_ID,
+    WRONG_COLLECTION,
+    DANGLING_REFERENCE,
+    WRONG_REFERENCE_KIND,
+    BROKEN_LINK,
+    OUTSIDE_RECORDS,
+    SELF_REFERENCE,
+)

@@ -1,0 +1,64 @@
+"""The S family: a record whose structure breaks the published schema."""
+
+from __future__ import annotations
+
+from registry._diagnostics import Severity
+from registry.rules._rule import Rule
+
+
+def _rule(code: str, name: str, summary: str, why: str, fix: str) -> Rule:
+    return Rule(code, name, "schema", Severity.ERROR, summary, why, fix, f"tests/golden/{code}")
+
+
+MISSING_FIELD = _rule(
+    "S001",
+    "missing-field",
+    "A required field is absent.",
+    "Every record of a kind carries the same required fields, so that the database and the site can rely on them.",
+    "add the field; the schema of the kind (schemas/<kind>.schema.json) lists what each field holds",
+)
+UNKNOWN_FIELD = _rule(
+    "S002",
+    "unknown-field",
+    "A field that the record's kind does not define.",
+    "Unknown fields are refused rather than ignored: a misspelt field name would otherwise silently lose its value.",
+    "correct the field's name, or remove it",
+)
+WRONG_TYPE = _rule(
+    "S003",
+    "wrong-type",
+    "A field holds a value of the wrong type.",
+    "Types are strict: '5' is text, not a number, and 1.0 is not a whole number of layers.",
+    "write the value with the type the schema gives (quote text, leave numbers bare)",
+)
+INVALID_VALUE = _rule(
+    "S004",
+    "invalid-value",
+    "A value is outside what the field allows: not one of its choices, out of range, or not of its form.",
+    "Fields such as evidence, layout and ids have a closed set of forms so that queries and links work.",
+    "use one of the allowed values named in the message",
+)
+INVALID_QUANTITY = _rule(
+    "S005",
+    "invalid-quantity",
+    "A stated quantity cannot be read, or is in the wrong dimension.",
+    "Quantities are written as people write them ('70,272 B', '~8.6 GiB', '85.3x') and read exactly; a "
+    "per-token figure where a total belongs, or seconds where bytes belong, is refused before any arithmetic.",
+    "write a non-negative number and a unit of the right dimension, e.g. '70,272 B', '68.6 KiB', '8.6 s', '85.3x'",
+)
+INCONSISTENT_FIELDS = _rule(
+    "S006",
+    "inconsistent-fields",
+    "Fields that depend on each other disagree.",
+    "Some fields only make sense together: a config needs its config_source, a ratio claim needs 'versus'.",
+    "add the companion field the message names, or remove the one that needs it",
+)
+
+RULES: tuple[Rule, ...] = (
+    MISSING_FIELD,
+    UNKNOWN_FIELD,
+    WRONG_TYPE,
+    INVALID_VALUE,
+    INVALID_QUANTITY,
+    INCONSISTENT_FIELDS,
+)

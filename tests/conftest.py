@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from registry._check import check
+from registry._report import text
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "golden"
+
+
+def render_check(root: Path) -> str:
+    """What `registry check` prints for the registry at ``root``: findings, then the summary line."""
+    result = check(root)
+    out, err = io.StringIO(), io.StringIO()
+    text(result, out, err)
+    return out.getvalue() + err.getvalue()
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO
