@@ -269,6 +269,7 @@ class Claim(_Strict):
     variant: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] = "actual"
     versus: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] | None = None
     context_tokens: ContextTokens | None = Field(default=None, description="Overrides the run's context for this claim.")
+    kv_cache: Dtype | None = Field(default=None, description="Overrides the run's KV-cache precision for this claim.")
     stated: Annotated[str, Field(min_length=1, max_length=80)] = Field(
         description="The value as written: '70,272 B', '~8.6 GiB', '85.3x'.",
         json_schema_extra=_quantity_schema(Dimension.BYTES, Dimension.BYTES_PER_TOKEN, Dimension.RATIO),

@@ -151,7 +151,7 @@ def parse_quantity(text: str) -> Quantity:
     """
     if not isinstance(text, str):
         raise QuantityError(f"a quantity is written as text such as '70,272 B', not {type(text).__name__}")
-    match = _NUMBER.match(text)
+    match = _NUMBER.fullmatch(text)
     if match is None:
         raise QuantityError(
             f"{text!r} is not a quantity: write a non-negative number and a unit, e.g. '70,272 B', "
@@ -187,7 +187,7 @@ def parse_context(text: str | int) -> int:
         if text < 1:
             raise QuantityError(f"a context length is at least 1 token, not {text}")
         return text
-    match = _CONTEXT.match(text)
+    match = _CONTEXT.fullmatch(text)
     if match is None:
         raise QuantityError(f"{text!r} is not a context length: write 131072, 131,072, 128K or 1M")
     number = int(match["num"].replace(",", ""))

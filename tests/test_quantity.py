@@ -1,0 +1,80 @@
+"""Quantities as people write them: exact values, written precision as tolerance, units kept apart."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from registry.engine.units import (
+    Dimension,
+    QuantityError,
+    format_bytes,
+    parse_context,
+    parse_quantity,
+)
+
+
+def test_exact_bytes_must_match_exactly() -> None:
+    q = parse_quantity("70,272 B")
+    assert q.value == 70272 and q.dimension is Dimension.BYTES
+    assert q.admits(70272) and not q.admits(70273)
+
+
+def test_written_precision_is_the_tolerance() -> None:
+    q = parse_quantity("68.6 KiB")
+    assert q.admits(70272)  # 68.625 KiB rounds to 68.6
+    assert not q.admits(71000)
+    approx = parse_quantity("~8.6 GiB")
+    assert approx.approximate
+    assert approx.admits(131072 * 70272)  # 8.578 GiB
+    assert not approx.admits(9 * 2**30)
+
+
+def test_binary_and_decimal_units_are_distinct() -> None:
+    gib, gb = parse_quantity("16 GiB"), parse_quantity("16 GB")
+    assert gib.value == 16 * 2**30 and gb.value == 16 * 10**9
+    assert gib.is_binary and gb.is_decimal
+    assert not gb.admits(16 * 2**30)
+    assert parse_quantity("2.62GB").admits(2_621_440_000)
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "value"),
+    [
+        ("4,000,256 B/token", Dimension.BYTES_PER_TOKEN, Fraction(4000256)),
+        ("85.3x", Dimension.RATIO, Fraction(853, 10)),
+        ("~57×", Dimension.RATIO, Fraction(57)),
+        ("8.6 s", Dimension.SECONDS, Fraction(86, 10)),
+        ("35 ms", Dimension.SECONDS, Fraction(35, 1000)),
+        ("1,234 tok/s", Dimension.TOKENS_PER_SECOND, Fraction(1234)),
+        ("3.35 TB/s", Dimension.BYTES_PER_SECOND, Fraction(335 * 10**10)),
+        ("50%", Dimension.RATIO, Fraction(1, 2)),
+    ],
+)
+def test_dimensions(text: str, dimension: Dimension, value: Fraction) -> None:
+    q = parse_quantity(text)
+    assert (q.dimension, q.value) == (dimension, value)
+
+
+@pytest.mark.parametrize("text", ["", "B", "-5 B", "1e3 B", "5 parsecs", "5 B/s/token", "NaN GiB", "٣ B", "5 B\n"])
+def test_unreadable_quantities(text: str) -> None:
+    with pytest.raises(QuantityError):
+        parse_quantity(text)
+
+
+def test_context_lengths() -> None:
+    assert parse_context("128K") == 131072
+    assert parse_context("1M") == 1048576
+    assert parse_context("131,072") == 131072
+    assert parse_context(4096) == 4096
+    for bad in ("0", "0K", "-1", "1.5K", "128 KB", ""):
+        with pytest.raises(QuantityError):
+            parse_context(bad)
+
+
+def test_format_bytes() -> None:
+    assert format_bytes(131072) == "128 KiB"
+    assert format_bytes(70272) == "68.6 KiB"
+    assert format_bytes(17179869184) == "16 GiB"
+    assert format_bytes(512) == "512 B"
