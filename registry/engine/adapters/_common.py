@@ -33,8 +33,9 @@ def num_layers(view: ConfigView) -> int:
 def head_dim(view: ConfigView) -> int:
     """The attention head size: an explicit ``head_dim`` always wins over ``hidden_size / heads``.
 
-    Many configs (Gemma, Qwen3, GLM-4.5, gpt-oss) set ``head_dim`` to something other than
-    ``hidden_size // num_attention_heads``; deriving it there is one of the catalogued mistakes.
+    Many configs set ``head_dim`` to something other than ``hidden_size // num_attention_heads``
+    (Gemma 3 27B: 128, not 5376 / 32; gpt-oss: 64, not 2880 / 64; Qwen3-30B-A3B: 128, not 2048 / 32);
+    deriving it there is one of the catalogued mistakes.
     Without ``head_dim`` the division must be exact, else the field is reported as missing.
     """
     if view.has("head_dim"):

@@ -3,8 +3,8 @@
 Shapes follow vLLM's ``MambaStateShapeCalculator`` (``vllm/model_executor/layers/mamba/mamba_utils.py``,
 read at commit 02d710837549a368073552333f66d714477415d2) with one GPU (no tensor-parallel split), no
 speculative tokens, and its default ``(state_len, dim)`` conv layout. vLLM keeps ``kernel - 1`` past
-inputs for the short convolution (the current token completes the window); transformers' reference
-caches keep ``kernel`` columns, so a transformers-layout state is slightly larger.
+inputs for the short convolution (the current token completes the window); a reference implementation
+that keeps the full ``kernel`` width holds slightly more.
 """
 
 from __future__ import annotations
@@ -45,11 +45,15 @@ def gated_delta_net(
     num_k_heads: int, num_v_heads: int, head_k_dim: int, head_v_dim: int, conv_kernel: int
 ) -> Recurrent:
     """Gated DeltaNet (Qwen3-Next linear layers): conv over ``2 * k_heads * k_dim + v_heads * v_dim``
-    channels (q, k and v are convolved), state ``(v_heads, v_dim, k_dim)`` (``gated_delta_net_state_shape``)."""
+    channels (q, k and v are convolved), state ``(v_heads, v_dim, k_dim)``
+    (``gated_delta_net_state_shape``)."""
     conv_dim = 2 * num_k_heads * head_k_dim + num_v_heads * head_v_dim
     return Recurrent(
         variant="gated-deltanet",
-        tensors=(_conv(conv_kernel, conv_dim), StateTensor("recurrent", (num_v_heads, head_v_dim, head_k_dim))),
+        tensors=(
+            _conv(conv_kernel, conv_dim),
+            StateTensor("recurrent", (num_v_heads, head_v_dim, head_k_dim)),
+        ),
     )
 
 

@@ -4,8 +4,10 @@ Semantics followed (transformers ``src/transformers/models/<type>/modeling_<type
 layer's attention projects ``num_key_value_heads`` K and V heads of ``head_dim`` values, where
 ``head_dim`` is the config's own when given, else ``hidden_size // num_attention_heads``
 (``LlamaAttention``: ``getattr(config, "head_dim", config.hidden_size // config.num_attention_heads)``).
-This holds for ``llama``, ``granite``, ``olmo2``, ``cohere`` (Command R) and ``glm4_moe`` (GLM-4.5),
-whose ``head_dim`` of 128 differs from ``hidden_size / heads``.
+This holds for ``llama``, ``granite``, ``olmo2``, ``cohere`` (Command R) and ``glm4_moe`` (GLM-4.5).
+``Glm4MoeConfig`` (read at commit 008c726d1655845afb7ca71013b984ceac231e57) defaults to 96 heads and a
+hidden size of 4096, which do not divide, so a GLM config needs its explicit ``head_dim`` and one
+without it is refused rather than rounded.
 
 Per token and layer the cache is ``2 x num_key_value_heads x head_dim`` values.
 """

@@ -5,7 +5,8 @@ Semantics followed (transformers ``configuration_gemma2.py``, ``configuration_ge
 alternates (pattern 2: layers 0, 2, 4, ... local); Gemma 3 uses ``sliding_window_pattern`` (class default
 6: five local layers, then one global). Gemma 3 checkpoints are multimodal wrappers whose decoder fields
 sit under ``text_config``. Local layers keep ``sliding_window`` tokens; both kinds use the config's
-``num_key_value_heads`` and explicit ``head_dim``.
+``num_key_value_heads`` and explicit ``head_dim``. Read at commits 008e574391258935f3ecc3035c882e73bbcac419
+(Gemma 2) and 008f5c8c29be84d4721dc6d1e0fcd72300580be4 (Gemma 3).
 """
 
 from __future__ import annotations
@@ -27,17 +28,24 @@ from registry.engine.layout import Layout, Mechanism
 _GEMMA_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 
-def local_global(view: ConfigView, *, pattern: int, window: int, source: str) -> Layout:
+def local_global(
+    view: ConfigView, *, pattern: int, window: int, source: str, pattern_source: str | None = None
+) -> Layout:
     """Sliding-window layers with a global layer every ``pattern`` layers, unless ``layer_types`` says.
 
     ``pattern`` and ``window`` are the configuration class defaults, used only when the config lacks
-    ``sliding_window_pattern`` (or its private spelling ``_sliding_window_pattern``) and ``sliding_window``.
+    ``sliding_window_pattern`` (or its private spelling ``_sliding_window_pattern``) and ``sliding_window``;
+    ``pattern_source`` names where the default pattern comes from when it is not a class field.
     """
     count = num_layers(view)
     kinds = explicit_layer_types(view, _GEMMA_KINDS, count)
     if kinds is None:
         key = view.first_present(("sliding_window_pattern", "_sliding_window_pattern"))
-        period = view.require_int(key) if key else view.int_or_default("sliding_window_pattern", pattern, source)
+        period = (
+            view.require_int(key)
+            if key
+            else view.int_or_default("sliding_window_pattern", pattern, pattern_source or source)
+        )
         kinds = every_nth(count, period, FULL, SLIDING)
     size = view.int_or_default("sliding_window", window, source)
     by_kind: dict[str, Mechanism] = {FULL: full_attention(view), SLIDING: sliding_attention(view, size)}
@@ -46,7 +54,9 @@ def local_global(view: ConfigView, *, pattern: int, window: int, source: str) ->
 
 def gemma2(view: ConfigView) -> Layout:
     """Gemma 2: alternating local (even layers) and global (odd layers); ``Gemma2Config`` window 4096."""
-    return local_global(view, pattern=2, window=4096, source="Gemma2Config")
+    return local_global(
+        view, pattern=2, window=4096, source="Gemma2Config", pattern_source="Gemma 2 alternating-layer"
+    )
 
 
 def gemma3(view: ConfigView) -> Layout:

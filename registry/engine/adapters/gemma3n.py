@@ -4,7 +4,8 @@ Semantics followed (transformers ``configuration_gemma3n.py``, ``Gemma3nTextConf
 without ``layer_types``, every fifth layer (``(i + 1) % 5 == 0``) is full attention and the rest keep a
 ``sliding_window`` (class default 512). Layers at index ``num_hidden_layers - num_kv_shared_layers`` and
 above are consumers: each reads the cache of the *producer*, the last earlier layer of the same type,
-and stores nothing itself. A consumer type with no producer keeps its own cache.
+and stores nothing itself. A consumer type with no producer keeps its own cache. Read at commit
+018548097621d331be9d60ab6cafdd71cfa67a43.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ Semantics followed (vLLM ``vllm/transformers_utils/configs/kimi_linear.py``, ``K
 together name every layer once, so a list written 0-based is caught instead of silently shifting every
 layer by one. KDA state shapes follow
 ``MambaStateShapeCalculator.kda_state_shape`` with ``num_heads``, ``head_dim`` and
-``short_conv_kernel_size`` from ``linear_attn_config``.
+``short_conv_kernel_size`` from ``linear_attn_config``. ``KimiLinearConfig`` read at commit
+6b06599499a6f9d6f140ae26ff95b3cbd2e7e75c.
 """
 
 from __future__ import annotations

@@ -3,11 +3,10 @@
 Semantics followed (transformers ``modeling_mistral.py``, ``modeling_mixtral.py``, ``modeling_phi3.py``,
 ``modeling_starcoder2.py``): the attention passes ``sliding_window=config.sliding_window`` in every
 layer, so a non-null window bounds every layer's cache to the last ``window`` tokens, and a null window
-(Mistral 7B v0.2 onward) means full attention. An absent key takes the configuration class default:
-4096 for ``MistralConfig``, none for ``MixtralConfig``, ``Phi3Config`` and ``Starcoder2Config``.
-
-Phi-3 configs set a window (2047 for the 4k model) that vLLM may not apply; the layout follows
-transformers and says so in a note.
+(Mistral-7B-Instruct-v0.3, for one) means full attention. An absent key takes the configuration class
+default: 4096 for ``MistralConfig``, none for ``MixtralConfig``, ``Phi3Config`` and ``Starcoder2Config``
+(configuration files read at commits 001f85b38fb432858ace93f18622f07cec46d874 for Mistral and
+008e574391258935f3ecc3035c882e73bbcac419 for the other three).
 """
 
 from __future__ import annotations
@@ -42,6 +41,4 @@ def whole_model_window(view: ConfigView) -> Layout:
     count = num_layers(view)
     if window is None:
         return build(view, [full_attention(view)] * count)
-    if view.model_type == "phi3":
-        view.notes.append("phi3: the window follows transformers; serving engines may run full attention")
     return build(view, [sliding_attention(view, window)] * count)

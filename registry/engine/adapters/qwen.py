@@ -8,6 +8,8 @@ default false), and then only layers ``i >= max_window_layers`` slide; Qwen2.5 c
 Qwen3-Next (``configuration_qwen3_next.py``): without ``layer_types``, layer ``i`` is full attention when
 ``(i + 1) % full_attention_interval == 0`` (default 4), else a gated DeltaNet linear-attention layer
 whose state is sized by the ``linear_*`` fields (see :func:`._state.gated_delta_net`).
+
+Both configuration files read at commit 008e574391258935f3ecc3035c882e73bbcac419.
 """
 
 from __future__ import annotations

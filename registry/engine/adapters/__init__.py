@@ -1,0 +1,156 @@
+"""Config adapters: a published ``config.json`` in, a normalized :class:`~registry.engine.layout.Layout` out.
+
+One adapter per ``model_type`` family, each following the semantics of a named transformers or vLLM
+file (cited in its module). Every adapter resolves the mechanism of each layer first (``layer_types``,
+a sliding-window pattern, an interval, 1-based or 0-based index lists, per-layer flags) and only then
+applies that mechanism's fields to that layer, so a model-level ``num_key_value_heads x head_dim`` is
+never applied to an MLA, recurrent, shared or chunked layer.
+
+Errors::
+
+    ValueError
+    ├── UnsupportedModelType   no adapter for this model_type (or no model_type at all)
+    └── ConfigFieldError       a known model_type whose config lacks or garbles a needed field
+
+:func:`geometry_fields` is separate: it gives the formula-expression evaluator the config's numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from registry.engine.adapters import (
+    cohere,
+    deepseek,
+    dense,
+    falcon,
+    gemma,
+    gemma3n,
+    gpt_oss,
+    jamba,
+    kimi_linear,
+    llama4,
+    mamba2_hybrid,
+    minimax,
+    mistral,
+    qwen,
+)
+from registry.engine.adapters._config import (
+    ConfigFieldError,
+    ConfigView,
+    UnsupportedModelType,
+    merged_fields,
+    read_config,
+)
+from registry.engine.layout import Layout
+
+Adapter = Callable[[ConfigView], Layout]
+
+_ADAPTERS: dict[str, Adapter] = {
+    "llama": dense.plain,
+    "granite": dense.plain,
+    "olmo2": dense.plain,
+    "cohere": dense.plain,
+    "glm4_moe": dense.glm4_moe,
+    "mistral": mistral.whole_model_window,
+    "mixtral": mistral.whole_model_window,
+    "phi3": mistral.whole_model_window,
+    "starcoder2": mistral.whole_model_window,
+    "qwen2": qwen.qwen2,
+    "qwen2_moe": qwen.qwen2,
+    "qwen3": qwen.qwen2,
+    "qwen3_moe": qwen.qwen2,
+    "qwen3_next": qwen.qwen3_next,
+    "gemma2": gemma.gemma2,
+    "gemma3": gemma.gemma3,
+    "gemma3_text": gemma.gemma3,
+    "cohere2": cohere.cohere2,
+    "gemma3n": gemma3n.gemma3n,
+    "gemma3n_text": gemma3n.gemma3n,
+    "gpt_oss": gpt_oss.gpt_oss,
+    "llama4": llama4.llama4,
+    "llama4_text": llama4.llama4,
+    "falcon": falcon.falcon,
+    "deepseek_v2": deepseek.deepseek,
+    "deepseek_v3": deepseek.deepseek,
+    "kimi_k2": deepseek.deepseek,
+    "deepseek_v32": deepseek.deepseek_v32,
+    "kimi_linear": kimi_linear.kimi_linear,
+    "jamba": jamba.jamba,
+    "bamba": mamba2_hybrid.bamba,
+    "nemotron_h": mamba2_hybrid.nemotron_h,
+    "minimax": minimax.minimax,
+    "minimax_text_01": minimax.minimax,
+    "minimax_m2": minimax.minimax,
+}
+
+SUPPORTED_MODEL_TYPES: tuple[str, ...] = tuple(sorted(_ADAPTERS))
+"""Every ``model_type`` an adapter exists for, sorted."""
+
+
+def _wrapped_model_type(config: Mapping[str, Any]) -> str | None:
+    """The decoder's ``model_type`` inside a multimodal wrapper's ``text_config``, if it names one."""
+    text = config.get("text_config")
+    inner = text.get("model_type") if isinstance(text, Mapping) else None
+    return inner if isinstance(inner, str) else None
+
+
+def layout_from_config(config: Mapping[str, Any]) -> Layout:
+    """The cache layout of the model a ``config.json`` describes.
+
+    A wrapper whose own ``model_type`` has no adapter (LLaVA-style multimodal models) is read through
+    its ``text_config`` when that names a supported decoder; the layout then carries the decoder's
+    ``model_type`` and a note naming the wrapper.
+
+    Raises :class:`UnsupportedModelType` for a ``model_type`` without an adapter (never a guess) and
+    :class:`ConfigFieldError` naming the field when a known type's config lacks or garbles one.
+    """
+    view = read_config(config)
+    adapter = _ADAPTERS.get(view.model_type)
+    inner = _wrapped_model_type(config)
+    if adapter is None and inner is not None and inner in _ADAPTERS:
+        wrapper, view = view.model_type, ConfigView(inner, view.fields)
+        view.notes.append(f"{wrapper} wraps a {inner} decoder; the layout is read from its text_config")
+        adapter = _ADAPTERS[inner]
+    if adapter is None:
+        raise UnsupportedModelType(view.model_type, SUPPORTED_MODEL_TYPES)
+    return adapter(view)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _derived_head_dim(fields: Mapping[str, int | float]) -> int | None:
+    """``hidden_size // num_attention_heads`` when both are whole numbers and the division is exact."""
+    hidden, heads = fields.get("hidden_size"), fields.get("num_attention_heads")
+    if not isinstance(hidden, int) or not isinstance(heads, int) or heads <= 0:
+        return None
+    return hidden // heads if hidden % heads == 0 else None
+
+
+def geometry_fields(config: Mapping[str, Any]) -> dict[str, int | float]:
+    """The config's numeric top-level fields (``text_config`` merged over them) for formula expressions.
+
+    Booleans, strings, lists and nested objects are left out. One name may be *derived*: ``head_dim``,
+    added as ``hidden_size // num_attention_heads`` only when the config has no ``head_dim`` and the
+    division is exact, the value transformers would use. Works for any ``model_type``.
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigFieldError("config", "config", f"must be a JSON object, not {type(config).__name__}")
+    merged = merged_fields(config)
+    fields: dict[str, int | float] = {k: v for k, v in merged.items() if isinstance(k, str) and _is_number(v)}
+    derived = _derived_head_dim(fields)
+    if "head_dim" not in fields and derived is not None:
+        fields["head_dim"] = derived
+    return fields
+
+
+__all__ = [
+    "SUPPORTED_MODEL_TYPES",
+    "ConfigFieldError",
+    "UnsupportedModelType",
+    "geometry_fields",
+    "layout_from_config",
+]
