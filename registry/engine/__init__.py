@@ -1,5 +1,28 @@
 """The formula engine: pure functions from a cache layout and precisions to exact bytes and a trace."""
 
+from registry.engine.compute import (
+    CacheResult,
+    GroupResult,
+    attention_entry_bytes,
+    chunk_tokens,
+    compressed_entries,
+    compute,
+    indexer_entry_bytes,
+    mla_entry_bytes,
+    mla_expanded_entry_bytes,
+    per_token_bytes,
+    state_bytes,
+    window_tokens,
+)
+from registry.engine.dtypes import (
+    DTYPES,
+    DType,
+    UnknownDtypeError,
+    bytes_per_element,
+    canonical_dtype,
+    get_dtype,
+)
+from registry.engine.engines import ENGINE_KEYS, UnknownEngineError, get_engine
 from registry.engine.layout import (
     MLA,
     Attention,
@@ -18,12 +41,24 @@ from registry.engine.layout import (
     layout_from_layers,
     uniform_layout,
 )
+from registry.engine.lowrank import (
+    break_even_rank,
+    dense_params,
+    factored_params,
+    reduction_factor,
+    saves_parameters,
+)
 
 __all__ = [
+    "DTYPES",
+    "ENGINE_KEYS",
     "MLA",
     "Attention",
+    "CacheResult",
     "Chunked",
     "Compressed",
+    "DType",
+    "GroupResult",
     "LayerGroup",
     "Layout",
     "LayoutError",
@@ -33,7 +68,28 @@ __all__ = [
     "Shared",
     "SlidingWindow",
     "StateTensor",
+    "UnknownDtypeError",
+    "UnknownEngineError",
+    "attention_entry_bytes",
+    "break_even_rank",
+    "bytes_per_element",
+    "canonical_dtype",
+    "chunk_tokens",
+    "compressed_entries",
+    "compute",
+    "dense_params",
+    "factored_params",
+    "get_dtype",
+    "get_engine",
     "group_layers",
+    "indexer_entry_bytes",
     "layout_from_layers",
+    "mla_entry_bytes",
+    "mla_expanded_entry_bytes",
+    "per_token_bytes",
+    "reduction_factor",
+    "saves_parameters",
+    "state_bytes",
     "uniform_layout",
+    "window_tokens",
 ]

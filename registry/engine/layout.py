@@ -127,7 +127,10 @@ class StateTensor:
     """One fixed-size tensor of a recurrent layer's per-sequence state.
 
     ``role`` separates the recurrent (SSM / delta-rule) state from the short convolution's rolling
-    window, because engines store them in different dtypes.
+    window, because engines store them in different dtypes. A ``conv`` tensor is shaped
+    ``(positions, channels)``: its *first* dimension is the number of past inputs the convolution needs,
+    ``conv_kernel - 1`` (vLLM's default ``(state_len, dim)`` layout, and what llama.cpp keeps); an engine
+    that keeps the whole kernel window adds one there.
     """
 
     name: str
@@ -165,15 +168,21 @@ class Compressed:
     """Sequence-compressed attention (DeepSeek-V4 CSA / HCA): one cache entry per ``ratio`` tokens.
 
     ``inner`` is what one entry holds (an :class:`MLA` latent or an :class:`Attention` K/V pair).
+    ``window`` is the uncompressed local branch each such layer also keeps (DeepSeek-V4's sliding window
+    of ``sliding_window`` tokens, entries shaped like ``inner``); ``index_head_dim`` the key size of a
+    sparse indexer that keeps one key per compressed entry (V4's CSA). ``None`` there means the layer
+    has no such branch.
     """
 
     kind: ClassVar[str] = "compressed"
     variant: str
     ratio: int | None
     inner: MLA | Attention
+    window: int | None = None
+    index_head_dim: int | None = None
 
     def __post_init__(self) -> None:
-        _check_dims(self, ("ratio",))
+        _check_dims(self, ("ratio", "window", "index_head_dim"))
         if self.ratio == 0:
             raise LayoutError("Compressed.ratio must be at least 1")
 

@@ -1,0 +1,486 @@
+"""Cache bytes from a layout: the formulas, one per mechanism, and the sum over layer groups.
+
+:func:`compute` asks an engine layout (:mod:`registry.engine.engines`) what it keeps for each layer group,
+then adds it up in three parts:
+
+- *growing* bytes grow with every token (full attention, MLA, compressed entries);
+- *window* bytes are bounded by a sliding window or a chunk;
+- *fixed* bytes are a per-sequence state whose size never depends on the context (recurrent layers).
+
+Everything is exact: sizes are integers or fractions (sub-byte formats), rounded up to whole bytes only
+when a group's bytes at the context are counted. A dimension that is ``None`` makes every figure that
+depends on it "not computable", and the result says which field blocked what. A mechanism the engine does
+not handle makes its group "not supported", with the engine's reason, and no number.
+
+The formulas below are the architectural ones; engine layouts call them with the sizes they actually use.
+"""
+
+# ruff: noqa: RUF001, RUF002, RUF003  (formulas are written with × and − as the seeds write them)
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from registry.engine import trace as tr
+from registry.engine.dtypes import DType, get_dtype
+from registry.engine.layout import LayerGroup, Layout, Mechanism, StateTensor
+
+Part = Literal["growing", "window", "fixed"]
+Bytes = int | Fraction
+
+
+class MissingDimension(Exception):
+    """Raised by a formula when a dimension it needs is unknown (``None``)."""
+
+    def __init__(self, names: Sequence[str], why: str = "") -> None:
+        self.names = tuple(names)
+        self.why = why
+        super().__init__(", ".join(self.names))
+
+
+def require(owner: object, *names: str) -> tuple[int, ...]:
+    """The values of ``names`` on ``owner``; raises :class:`MissingDimension` naming every unknown one."""
+    values = [getattr(owner, name) for name in names]
+    missing = [name for name, value in zip(names, values, strict=True) if value is None]
+    if missing:
+        raise MissingDimension(missing)
+    return tuple(values)
+
+
+# ---------------------------------------------------------------- formulas (one layer, one sequence)
+
+
+def attention_entry_bytes(num_kv_heads: int, head_dim: int, v_head_dim: int, element: Fraction) -> Fraction:
+    """Bytes one token costs in one full-attention layer: ``kv_heads × (head_dim + v_head_dim) × bytes``.
+
+    With equal K and V head sizes this is the familiar ``2 × kv_heads × head_dim × bytes`` (K and V
+    both cached; Vaswani et al. 2017, GQA: Ainslie et al. 2023). ``v_head_dim = 0`` is a layer whose
+    single cached vector serves as both K and V (DeepSeek-V4's shared-KV MQA).
+    """
+    return num_kv_heads * (head_dim + v_head_dim) * element
+
+
+def attention_factors(
+    num_kv_heads: int, head_dim: int, v_head_dim: int, element: Fraction
+) -> list[tr.Factor]:
+    """The factors of :func:`attention_entry_bytes` as a person writes them (``2 × 8 × 128 × 2``)."""
+    if head_dim == v_head_dim:
+        return [2, num_kv_heads, head_dim, element]
+    if v_head_dim == 0:
+        return [num_kv_heads, head_dim, element]
+    return [num_kv_heads, tr.parenthesized_sum([head_dim, v_head_dim]), element]
+
+
+def mla_entry_bytes(kv_lora_rank: int, qk_rope_head_dim: int, element: Fraction) -> Fraction:
+    """Bytes one token costs in one MLA layer: ``(kv_lora_rank + qk_rope_head_dim) × bytes``.
+
+    MLA caches the compressed latent ``c_t`` and the decoupled RoPE key, shared by all heads; K and V
+    are rebuilt from the latent at read time (DeepSeek-V2, arXiv:2405.04434, §2.1; DeepSeek-V3,
+    arXiv:2412.19437, §2.1.1). There is no per-head K, no separate V, no factor 2.
+    """
+    return (kv_lora_rank + qk_rope_head_dim) * element
+
+
+def mla_factors(kv_lora_rank: int, qk_rope_head_dim: int, element: Fraction) -> list[tr.Factor]:
+    """``(512 + 64) × 2``; a latent without a RoPE part is written ``512 × 2``."""
+    if qk_rope_head_dim == 0:
+        return [kv_lora_rank, element]
+    return [tr.parenthesized_sum([kv_lora_rank, qk_rope_head_dim]), element]
+
+
+def mla_expanded_entry_bytes(
+    num_heads: int, qk_nope_head_dim: int, qk_rope_head_dim: int, v_head_dim: int, element: Fraction
+) -> Fraction:
+    """Bytes per token per layer when an implementation caches MLA's K and V *after* expansion.
+
+    ``num_heads × (qk_nope_head_dim + qk_rope_head_dim)`` for K plus ``num_heads × v_head_dim`` for V,
+    times bytes: the per-head tensors the latent expands to (what transformers 4.x caches for DeepSeek).
+    """
+    return num_heads * (qk_nope_head_dim + qk_rope_head_dim + v_head_dim) * element
+
+
+def indexer_entry_bytes(index_head_dim: int, element: Fraction) -> Fraction:
+    """Bytes per token per layer of a sparse-attention indexer key cache: ``index_head_dim × bytes``.
+
+    DeepSeek-V3.2's lightning indexer keeps one key of ``index_head_dim`` values per token, shared by its
+    query heads (DeepSeek-V3.2-Exp report, §2.1), next to the MLA latent.
+    """
+    return index_head_dim * element
+
+
+def state_tensor_elements(tensor: StateTensor) -> int:
+    """Values in one state tensor: the product of its shape; raises when a size is unknown."""
+    if any(size is None for size in tensor.shape):
+        raise MissingDimension([f"{tensor.name} shape"])
+    return math.prod(size for size in tensor.shape if size is not None)
+
+
+def state_bytes(tensors: Sequence[StateTensor], elements: Sequence[Fraction]) -> Fraction:
+    """Bytes of one layer's recurrent state for one sequence: ``Σ prod(shape) × bytes``, fixed in ``t``.
+
+    A recurrent layer (Mamba: Gu & Dao 2023; gated DeltaNet: Yang et al. 2024; KDA) folds the whole
+    past into matrices of fixed size plus a short-convolution window, so this does not depend on context.
+    """
+    return sum(
+        (state_tensor_elements(t) * e for t, e in zip(tensors, elements, strict=True)),
+        start=Fraction(0),
+    )
+
+
+def window_tokens(context_tokens: int, window: int) -> int:
+    """Tokens a sliding-window layer must keep at context ``t``: ``min(t, window)``."""
+    return min(context_tokens, window)
+
+
+def chunk_tokens(context_tokens: int, chunk: int) -> int:
+    """Tokens of the current chunk at context ``t``: ``((t - 1) mod chunk) + 1``, at most ``chunk``.
+
+    Chunked attention (Llama 4 ``attention_chunk_size``) attends only within fixed, aligned chunks, so
+    only the chunk holding the latest token is needed.
+    """
+    return (context_tokens - 1) % chunk + 1 if context_tokens > 0 else 0
+
+
+def compressed_entries(context_tokens: int, ratio: int) -> int:
+    """Entries of a sequence-compressed cache at context ``t``: ``⌈t / ratio⌉`` (one per ``ratio`` tokens)."""
+    return -(-context_tokens // ratio)
+
+
+# ---------------------------------------------------------------- what an engine keeps for one group
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one computation asks for; engines read dtypes and the context from here."""
+
+    context_tokens: int
+    kv_dtype: DType
+    state_dtype: DType | None = None
+    model_dtype: DType | None = None
+
+
+@dataclass(frozen=True)
+class Component:
+    """One thing a layer keeps: ``entries`` entries of ``entry_bytes`` each, per layer and sequence.
+
+    ``growth`` is what one more token adds per layer once every window is full (``entry_bytes`` for a
+    growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state).
+    ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints; ``entries_note`` says how
+    ``entries`` was found (a window, block rounding) when it is not simply ``t``.
+    """
+
+    part: Part
+    label: str
+    entry_bytes: Fraction
+    entry_factors: tuple[tr.Factor, ...]
+    entries: int
+    growth: Fraction
+    entries_note: str = ""
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """An engine's answer for one layer group: its components, or why it does not handle the mechanism."""
+
+    components: tuple[Component, ...] = ()
+    supported: bool = True
+    reason: str = ""
+    notes: tuple[str, ...] = ()
+
+
+def unsupported(reason: str) -> GroupPlan:
+    """A plan for a mechanism the engine does not handle: no number, only the reason."""
+    return GroupPlan(supported=False, reason=reason)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """One layer group's bytes at the context, for the whole batch, split by part.
+
+    ``bytes_per_token`` is the growth per extra token of one sequence across the group's layers.
+    Every figure is ``None`` when the group is not supported or not computable.
+    """
+
+    mechanism: str
+    variant: str | None
+    layers: tuple[int, ...]
+    supported: bool
+    reason: str
+    bytes_per_token: Bytes | None
+    growing_bytes: int | None
+    window_bytes: int | None
+    fixed_bytes: int | None
+    bytes_at_context: int | None
+    not_computable: tuple[str, ...]
+    trace: tuple[str, ...]
+
+    @property
+    def layer_count(self) -> int:
+        """How many layers the group has."""
+        return len(self.layers)
+
+
+@dataclass(frozen=True)
+class CacheResult:
+    """The whole cache at ``context_tokens`` and ``batch``: totals, parts, groups, and the trace."""
+
+    model_type: str
+    engine: str
+    context_tokens: int
+    batch: int
+    kv_dtype: str
+    state_dtype: str | None
+    total_bytes: int | None
+    bytes_per_token: Bytes | None
+    growing_bytes: int | None
+    window_bytes: int | None
+    fixed_bytes: int | None
+    groups: tuple[GroupResult, ...]
+    trace: tuple[str, ...]
+    not_computable: tuple[str, ...] = ()
+    unsupported: tuple[str, ...] = field(default=())
+
+    @property
+    def computable(self) -> bool:
+        """True when every group was supported and every needed dimension known."""
+        return self.total_bytes is not None
+
+
+# ---------------------------------------------------------------- evaluating a group
+
+
+def _whole_bytes(value: Fraction) -> int:
+    """Bytes actually occupied: a fractional total (sub-byte formats) is rounded up."""
+    return math.ceil(value)
+
+
+def _group_header(group: LayerGroup) -> str:
+    mechanism = group.mechanism
+    variant = getattr(mechanism, "variant", None)
+    name = f"{mechanism.kind} ({variant})" if variant else mechanism.kind
+    plural = "layer" if group.count == 1 else "layers"
+    return f"{name} × {group.count} {plural} ({tr.layer_span(group.layers)})"
+
+
+def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Fraction]:
+    """Trace lines for one component and its bytes for one sequence at the context."""
+    per_layer_total = layers * component.entry_bytes
+    factors: list[tr.Factor] = [layers, *component.entry_factors]
+    t = settings.context_tokens
+    if component.part == "fixed":
+        label = component.label or "fixed state"
+        lines = [
+            tr.product_line(label, factors, per_layer_total),
+            f"t = {tr.number(t)} → {tr.byte_count(per_layer_total)}, independent of t",
+        ]
+        return lines, per_layer_total
+    label = f"{component.label} per token" if component.label else "per token"
+    sequence_bytes = component.entries * per_layer_total
+    context = tr.context_line(t, [component.entries, per_layer_total], sequence_bytes)
+    if component.entries_note:
+        context += f" ({component.entries_note})"
+    return [tr.product_line(label, factors, per_layer_total), context], sequence_bytes
+
+
+def _not_computable(group: LayerGroup, error: MissingDimension) -> str:
+    span = tr.layer_span(group.layers)
+    names = ", ".join(error.names)
+    verb = "is" if len(error.names) == 1 else "are"
+    why = f" ({error.why})" if error.why else ""
+    return f"{group.mechanism.kind} layers {span}: {names} {verb} unknown{why}: cache not computable"
+
+
+def _blank(
+    group: LayerGroup, supported: bool, reason: str, lines: list[str], missing: tuple[str, ...]
+) -> GroupResult:
+    variant = getattr(group.mechanism, "variant", None)
+    return GroupResult(
+        mechanism=group.mechanism.kind,
+        variant=variant,
+        layers=group.layers,
+        supported=supported,
+        reason=reason,
+        bytes_per_token=None,
+        growing_bytes=None,
+        window_bytes=None,
+        fixed_bytes=None,
+        bytes_at_context=None,
+        not_computable=missing,
+        trace=tuple(lines),
+    )
+
+
+def _as_bytes(value: Fraction) -> Bytes:
+    return value.numerator if value.denominator == 1 else value
+
+
+def evaluate_group(group: LayerGroup, rules: EngineRules, settings: Settings, batch: int) -> GroupResult:
+    """One group's bytes under an engine's rules, with its trace; never raises for unknown dimensions."""
+    header = _group_header(group)
+    try:
+        plan = rules.plan(group.mechanism, settings)
+    except MissingDimension as error:
+        message = _not_computable(group, error)
+        return _blank(group, True, "", [header, f"not computable: {message}"], (message,))
+    if not plan.supported:
+        return _blank(group, False, plan.reason, [header, f"not supported by {rules.key}: {plan.reason}"], ())
+    lines = [header, *plan.notes]
+    parts: dict[Part, Fraction] = {"growing": Fraction(0), "window": Fraction(0), "fixed": Fraction(0)}
+    growth = Fraction(0)
+    for component in plan.components:
+        component_lines, sequence_bytes = _component_lines(component, group.count, settings)
+        lines.extend(component_lines)
+        parts[component.part] += sequence_bytes * batch
+        growth += group.count * component.growth
+    if batch > 1:
+        per_sequence = sum(parts.values(), start=Fraction(0)) / batch
+        lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {tr.byte_count(per_sequence)}")
+    whole = {part: _whole_bytes(value) for part, value in parts.items()}
+    return GroupResult(
+        mechanism=group.mechanism.kind,
+        variant=getattr(group.mechanism, "variant", None),
+        layers=group.layers,
+        supported=True,
+        reason="",
+        bytes_per_token=_as_bytes(growth),
+        growing_bytes=whole["growing"],
+        window_bytes=whole["window"],
+        fixed_bytes=whole["fixed"],
+        bytes_at_context=sum(whole.values()),
+        not_computable=(),
+        trace=tuple(lines),
+    )
+
+
+class EngineRules:
+    """What an engine layout must provide: a key, a title, and a plan for each mechanism.
+
+    The implementations live in :mod:`registry.engine.engines`.
+    """
+
+    key: str = ""
+    title: str = ""
+
+    def plan(self, mechanism: Mechanism, settings: Settings) -> GroupPlan:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------- the whole layout
+
+
+def _sum_or_none(values: Sequence[int | None]) -> int | None:
+    if any(v is None for v in values):
+        return None
+    return sum(v for v in values if v is not None)
+
+
+def _summary_lines(
+    groups: Sequence[GroupResult], totals: dict[str, int | None], per_token: Bytes | None
+) -> list[str]:
+    lines: list[str] = []
+    if len(groups) > 1 and per_token is not None:
+        terms = [g.bytes_per_token for g in groups if g.bytes_per_token]
+        lines.append(tr.sum_line("per token (all groups)", [t for t in terms if t is not None], per_token))
+    parts = [(name, value) for name, value in totals.items() if name != "total" and value]
+    total = totals["total"]
+    if total is not None and (len(parts) > 1 or len(groups) > 1):
+        names = " + ".join(name for name, _ in parts) or "total"
+        lines.append(
+            tr.sum_line(f"total ({names})", [value for _, value in parts if value is not None], total)
+        )
+    return lines
+
+
+def compute(
+    layout: Layout,
+    *,
+    context_tokens: int,
+    batch: int = 1,
+    kv_dtype: str = "bf16",
+    state_dtype: str | None = None,
+    engine: str = "ideal",
+    model_dtype: str | None = None,
+    include_mtp: bool = False,
+) -> CacheResult:
+    """The cache of ``layout`` at ``context_tokens`` for ``batch`` sequences under an engine layout.
+
+    ``kv_dtype`` is the KV-cache format; ``state_dtype`` the recurrent-state format (``None``: the
+    engine's default); ``model_dtype`` the activations' dtype, which engines use for state stored "as
+    the model computes it" (``None``: taken from an unquantized ``kv_dtype``, else not computable).
+    Multi-token-prediction layers are left out unless ``include_mtp``.
+    """
+    if isinstance(context_tokens, bool) or not isinstance(context_tokens, int) or context_tokens < 1:
+        raise ValueError(f"context_tokens is a whole number of tokens >= 1, not {context_tokens!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch is a whole number of sequences >= 1, not {batch!r}")
+    # Imported here because the engine rules are built from the formulas above.
+    from registry.engine.engines import get_engine
+
+    rules = get_engine(engine)
+    settings = Settings(
+        context_tokens=context_tokens,
+        kv_dtype=get_dtype(kv_dtype),
+        state_dtype=get_dtype(state_dtype) if state_dtype is not None else None,
+        model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
+    )
+    groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
+    results = tuple(evaluate_group(g, rules, settings, batch) for g in groups)
+    return _assemble(layout, rules, settings, batch, results)
+
+
+def _assemble(
+    layout: Layout, rules: EngineRules, settings: Settings, batch: int, results: tuple[GroupResult, ...]
+) -> CacheResult:
+    blocked = any(not g.supported or g.not_computable for g in results)
+    totals: dict[str, int | None] = {
+        part: None if blocked else _sum_or_none([getattr(g, f"{part}_bytes") for g in results])
+        for part in ("growing", "window", "fixed")
+    }
+    totals["total"] = None if blocked else _sum_or_none([g.bytes_at_context for g in results])
+    per_token: Bytes | None = None
+    if not blocked:
+        per_token = _as_bytes(sum((Fraction(g.bytes_per_token or 0) for g in results), start=Fraction(0)))
+    state = settings.state_dtype.name if settings.state_dtype else None
+    header = (
+        f"engine layout {rules.key} ({rules.title}) · KV {settings.kv_dtype.name}"
+        + (f" · state {state}" if state else "")
+        + f" · t = {tr.number(settings.context_tokens)} · batch {tr.number(batch)}"
+    )
+    lines = [header, *layout.notes]
+    for group in results:
+        lines.extend(group.trace)
+    lines.extend(_summary_lines(results, totals, per_token))
+    return CacheResult(
+        model_type=layout.model_type,
+        engine=rules.key,
+        context_tokens=settings.context_tokens,
+        batch=batch,
+        kv_dtype=settings.kv_dtype.name,
+        state_dtype=state,
+        total_bytes=totals["total"],
+        bytes_per_token=per_token,
+        growing_bytes=totals["growing"],
+        window_bytes=totals["window"],
+        fixed_bytes=totals["fixed"],
+        groups=results,
+        trace=tuple(lines),
+        not_computable=tuple(m for g in results for m in g.not_computable),
+        unsupported=tuple(
+            f"{g.mechanism} layers {tr.layer_span(g.layers)}: {g.reason}" for g in results if not g.supported
+        ),
+    )
+
+
+def per_token_bytes(layout: Layout, kv_dtype: str = "bf16", engine: str = "ideal") -> Bytes | None:
+    """Growth of the whole cache per extra token of one sequence once every window is full.
+
+    ``None`` when a group is not computable or not supported. Windows and fixed state add nothing.
+    """
+    return compute(layout, context_tokens=1, kv_dtype=kv_dtype, engine=engine).bytes_per_token

@@ -1,0 +1,169 @@
+"""The architectural (ideal) computation per mechanism, parts, batch, unknown dimensions."""
+
+# ruff: noqa: RUF001, RUF003  (trace lines and comments use × as the seeds write it)
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from registry.engine import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    NoCache,
+    Recurrent,
+    Shared,
+    SlidingWindow,
+    StateTensor,
+    compute,
+    layout_from_layers,
+    uniform_layout,
+)
+
+FULL = Attention(8, 128, 128)  # 4,096 B per token per layer in bf16
+
+
+def test_unequal_k_and_v_head_sizes_are_summed_not_doubled() -> None:
+    layout = uniform_layout("x", Attention(num_kv_heads=4, head_dim=192, v_head_dim=128), 10)
+    result = compute(layout, context_tokens=1)
+    assert result.bytes_per_token == 10 * 4 * (192 + 128) * 2
+    assert "per token = 10 × 4 × (192 + 128) × 2 = 25,600 B = 25 KiB" in result.trace
+
+
+def test_mqa_keeps_one_head() -> None:
+    assert compute(uniform_layout("x", Attention(1, 128, 128), 2), context_tokens=1).bytes_per_token == 1024
+
+
+def test_sliding_window_stops_growing_at_the_window() -> None:
+    layout = uniform_layout("x", SlidingWindow(8, 128, 128, 4096), 1)
+    assert compute(layout, context_tokens=1000).total_bytes == 1000 * 4096
+    at_window = compute(layout, context_tokens=4096)
+    beyond = compute(layout, context_tokens=100_000)
+    assert beyond.total_bytes == at_window.total_bytes == 4096 * 4096
+    assert beyond.window_bytes == beyond.total_bytes
+    assert beyond.bytes_per_token == 0
+
+
+def test_chunked_attention_keeps_the_current_chunk() -> None:
+    layout = uniform_layout("x", Chunked(8, 128, 128, 8192), 1)
+    assert compute(layout, context_tokens=8192).total_bytes == 8192 * 4096
+    assert compute(layout, context_tokens=8193).total_bytes == 1 * 4096
+    assert compute(layout, context_tokens=10_000).total_bytes == (10_000 - 8192) * 4096
+
+
+def test_mla_indexer_keys_add_to_the_latent() -> None:
+    layout = uniform_layout("deepseek_v32", MLA(512, 64, index_head_dim=128, index_n_heads=64), 61)
+    result = compute(layout, context_tokens=1)
+    assert result.bytes_per_token == 61 * (576 + 128) * 2
+    assert "indexer keys per token = 61 × 128 × 2 = 15,616 B = 15.2 KiB" in result.trace
+
+
+def test_compressed_attention_grows_by_one_entry_per_ratio_tokens() -> None:
+    entry = Attention(1, 512, 0)  # shared K=V, 1,024 B per entry in bf16
+    layout = uniform_layout("x", Compressed("hca", 128, entry), 2)
+    result = compute(layout, context_tokens=1000)
+    assert result.total_bytes == 2 * 8 * 1024  # ⌈1000 / 128⌉ = 8 entries
+    assert result.bytes_per_token == Fraction(2 * 1024, 128)
+
+
+def test_compressed_attention_with_local_window_and_indexer() -> None:
+    csa = Compressed("csa", 4, Attention(1, 512, 0), window=128, index_head_dim=128)
+    result = compute(uniform_layout("x", csa, 1), context_tokens=1000)
+    assert result.growing_bytes == 250 * 1024 + 250 * 256
+    assert result.window_bytes == 128 * 1024
+    assert result.bytes_per_token == Fraction(1024 + 256, 4)
+
+
+def test_recurrent_state_sums_its_tensors_and_ignores_context() -> None:
+    state = Recurrent(
+        "mamba2", (StateTensor("conv", (3, 4096), role="conv"), StateTensor("ssm", (64, 64, 128)))
+    )
+    layout = uniform_layout("x", state, 4)
+    small, large = (compute(layout, context_tokens=t) for t in (1, 1_000_000))
+    assert small.total_bytes == large.total_bytes == 4 * (3 * 4096 + 64 * 64 * 128) * 2
+    assert "fixed state = 4 × (3 × 4,096 × 2 + 64 × 64 × 128 × 2) = 4,292,608 B = 4.1 MiB" in small.trace
+
+
+def test_state_dtype_is_a_separate_control() -> None:
+    layout = uniform_layout("x", Recurrent("kda", (StateTensor("S", (128, 128)),)), 1)
+    assert compute(layout, context_tokens=1, state_dtype="fp32").total_bytes == 128 * 128 * 4
+    assert compute(layout, context_tokens=1, kv_dtype="bf16").total_bytes == 128 * 128 * 2
+
+
+def test_shared_and_no_cache_layers_cost_nothing() -> None:
+    layout = layout_from_layers("x", [FULL, Shared(0), NoCache()])
+    result = compute(layout, context_tokens=10)
+    assert result.total_bytes == 10 * 4096
+    assert [g.bytes_at_context for g in result.groups] == [10 * 4096, 0, 0]
+
+
+def test_hybrid_splits_growing_window_and_fixed_parts() -> None:
+    state = Recurrent("kda", (StateTensor("S", (128, 128)),))
+    layout = layout_from_layers("x", [state, state, state, SlidingWindow(8, 128, 128, 1024), FULL])
+    result = compute(layout, context_tokens=2048)
+    assert result.growing_bytes == 2048 * 4096
+    assert result.window_bytes == 1024 * 4096
+    assert result.fixed_bytes == 3 * 128 * 128 * 2
+    assert result.total_bytes == result.growing_bytes + result.window_bytes + result.fixed_bytes
+    assert result.bytes_per_token == 4096
+
+
+def test_batch_multiplies_every_part() -> None:
+    layout = layout_from_layers("x", [FULL, Recurrent("kda", (StateTensor("S", (2, 2)),))])
+    one = compute(layout, context_tokens=100)
+    eight = compute(layout, context_tokens=100, batch=8)
+    assert eight.total_bytes == 8 * (one.total_bytes or 0)
+    assert eight.bytes_per_token == one.bytes_per_token
+
+
+def test_sub_byte_totals_round_up_to_whole_bytes() -> None:
+    layout = uniform_layout("x", Attention(1, 3, 3), 1)  # 6 int4 values = 3 bytes per token
+    assert compute(layout, context_tokens=3, kv_dtype="int4").total_bytes == 9
+    odd = uniform_layout("x", Attention(1, 1, 0), 1)  # half a byte per token
+    assert compute(odd, context_tokens=3, kv_dtype="int4").total_bytes == 2
+    assert compute(odd, context_tokens=3, kv_dtype="int4").bytes_per_token == Fraction(1, 2)
+
+
+def test_unknown_dimension_makes_the_result_not_computable_and_says_which() -> None:
+    layout = layout_from_layers("x", [Attention(None, 128, 128), MLA(512, None)])
+    result = compute(layout, context_tokens=10)
+    assert result.total_bytes is None
+    assert result.bytes_per_token is None
+    assert not result.computable
+    assert any("num_kv_heads is unknown" in m for m in result.not_computable)
+    assert any("qk_rope_head_dim is unknown" in m for m in result.not_computable)
+
+
+def test_unknown_state_size_is_not_computable() -> None:
+    layout = uniform_layout("k3", Recurrent("kda", (StateTensor("S", (None, 128)),)), 69)
+    result = compute(layout, context_tokens=10)
+    assert result.fixed_bytes is None
+    assert "S shape" in result.not_computable[0]
+
+
+def test_state_in_model_dtype_needs_the_model_dtype_when_kv_is_quantized() -> None:
+    layout = uniform_layout("x", Recurrent("kda", (StateTensor("S", (4, 4)),)), 1)
+    result = compute(layout, context_tokens=10, kv_dtype="fp8")
+    assert "model dtype is unknown" in result.not_computable[0]
+    assert compute(layout, context_tokens=10, kv_dtype="fp8", model_dtype="bf16").total_bytes == 32
+
+
+def test_mtp_layers_only_when_asked() -> None:
+    layout = layout_from_layers("x", [FULL], mtp=[FULL])
+    assert compute(layout, context_tokens=1).total_bytes == 4096
+    assert compute(layout, context_tokens=1, include_mtp=True).total_bytes == 8192
+
+
+@pytest.mark.parametrize(("context", "batch"), [(0, 1), (-5, 1), (10, 0), (True, 1)])
+def test_context_and_batch_are_positive_whole_numbers(context: int, batch: int) -> None:
+    with pytest.raises(ValueError, match="whole number"):
+        compute(uniform_layout("x", FULL, 1), context_tokens=context, batch=batch)
+
+
+def test_multi_group_trace_sums_groups() -> None:
+    layout = layout_from_layers("x", [FULL, MLA(512, 64)])
+    trace = compute(layout, context_tokens=2).trace
+    assert "per token (all groups) = 4,096 + 1,152 = 5,248 B = 5.1 KiB" in trace
