@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
+    "calc": ("registry.cli._calc", "compute the KV cache and state memory of a model, with the derivation"),
     "rule": ("registry.cli._rule", "explain a diagnostic code, or list them all"),
     "schema": ("registry.cli._schema", "write the JSON Schemas from the record model, or check they are current"),
 }

@@ -1,0 +1,135 @@
+"""``registry calc``: the engine on a config.json file or a model record, for any context, batch,
+dtypes and engine layout. Importable for notebooks: :func:`calc_config` and :func:`calc_model`."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from registry._errors import RegistryError
+from registry.engine.compute import CacheResult, compute
+from registry.engine.units import format_bytes, format_int
+
+
+def calc_config(
+    config: dict[str, Any],
+    *,
+    context_tokens: int,
+    batch: int = 1,
+    kv_dtype: str = "bf16",
+    state_dtype: str | None = None,
+    layout: str = "vllm",
+) -> CacheResult:
+    """The cache of the model described by a config.json mapping."""
+    from registry.engine.adapters import layout_from_config
+
+    return compute(layout_from_config(config), context_tokens=context_tokens, batch=batch,
+                   kv_dtype=kv_dtype, state_dtype=state_dtype, engine=layout)
+
+
+def calc_model(
+    root: Path,
+    model_id: str,
+    *,
+    context_tokens: int,
+    batch: int = 1,
+    kv_dtype: str = "bf16",
+    state_dtype: str | None = None,
+    layout: str = "vllm",
+) -> CacheResult:
+    """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
+    from registry._check import load_file
+    from registry._geometry import model_layout
+    from registry._records import Model
+
+    wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
+    path = f"records/{wanted}.yaml"
+    if not (root / path).is_file():
+        raise RegistryError(f"no model record {wanted!r} (looked for {path})")
+    loaded = load_file(root, path)
+    if isinstance(loaded, list):
+        raise RegistryError(f"{path} does not check clean; run 'registry check {path}'")
+    record = loaded[0]
+    if not isinstance(record, Model):
+        raise RegistryError(f"{wanted} is a {record.kind} record, not a model")
+    return compute(model_layout(record), context_tokens=context_tokens, batch=batch,
+                   kv_dtype=kv_dtype, state_dtype=state_dtype, engine=layout)
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RegistryError(f"{path}: {error.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RegistryError(f"{path} is not a JSON config: {error}") from None
+    if not isinstance(data, dict):
+        raise RegistryError(f"{path}: a config.json holds a JSON object")
+    return data
+
+
+def _number(value: int | Fraction | None) -> int | str | None:
+    if value is None:
+        return None
+    fraction = Fraction(value)
+    return int(fraction) if fraction.denominator == 1 else str(fraction)
+
+
+def as_json(result: CacheResult) -> dict[str, Any]:
+    """The documented JSON shape of a calculation (exact integers; a fraction of a byte as "a/b")."""
+    return {
+        "model_type": result.model_type,
+        "layout": result.engine,
+        "context_tokens": result.context_tokens,
+        "batch": result.batch,
+        "kv_dtype": result.kv_dtype,
+        "state_dtype": result.state_dtype,
+        "total_bytes": result.total_bytes,
+        "bytes_per_token": _number(result.bytes_per_token),
+        "growing_bytes": result.growing_bytes,
+        "window_bytes": result.window_bytes,
+        "fixed_bytes": result.fixed_bytes,
+        "groups": [
+            {
+                "mechanism": group.mechanism,
+                "variant": group.variant,
+                "layers": group.layer_count,
+                "layer_indices": list(group.layers),
+                "supported": group.supported,
+                "reason": group.reason or None,
+                "bytes_per_token": _number(group.bytes_per_token),
+                "bytes": group.bytes_at_context,
+                "not_computable": list(group.not_computable),
+            }
+            for group in result.groups
+        ],
+        "not_computable": list(result.not_computable),
+        "unsupported": list(result.unsupported),
+        "trace": list(result.trace),
+    }
+
+
+def as_text(result: CacheResult) -> str:
+    """The trace, then a breakdown table by layer group."""
+    lines = [*result.trace, ""]
+    header = f"{'group':<28} {'layers':>6} {'per token':>14} {'at context':>18}"
+    lines += [header, "-" * len(header)]
+    for group in result.groups:
+        name = group.mechanism + (f" ({group.variant})" if group.variant else "")
+        if not group.supported:
+            lines.append(f"{name:<28} {group.layer_count:>6}  not supported: {group.reason}")
+            continue
+        if group.bytes_at_context is None:
+            lines.append(f"{name:<28} {group.layer_count:>6}  not computable: {', '.join(group.not_computable)}")
+            continue
+        per_token = format_bytes(group.bytes_per_token) if group.bytes_per_token is not None else "-"
+        lines.append(f"{name:<28} {group.layer_count:>6} {per_token:>14} {format_bytes(group.bytes_at_context):>18}")
+    lines.append("-" * len(header))
+    if result.total_bytes is None:
+        lines.append("total: not computable" + (f" ({'; '.join(result.unsupported or result.not_computable)})"))
+    else:
+        lines.append(f"total: {format_int(result.total_bytes)} B = {format_bytes(result.total_bytes)}"
+                     f" at {format_int(result.context_tokens)} tokens × batch {result.batch}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,71 @@
+"""registry calc"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DESCRIPTION = """\
+Compute the KV cache and recurrent-state memory of a model, exactly, with the derivation written
+factor by factor. The model comes from a config.json file (--config) or a model record (--model).
+
+--context accepts plain integers (131072, 131,072) and the way context lengths are written:
+128K is 131,072 tokens and 1M is 1,048,576 (K = 1,024, M = 1,048,576).
+--layout is the engine layout the numbers assume: ideal (the architectural minimum), vllm, sglang,
+llama.cpp, transformers (the current release), or a version such as transformers@4.
+"""
+
+EPILOG = """\
+examples:
+  registry calc --model deepseek-v3 --context 128K
+  registry calc --config config.json --context 1M --kv-dtype fp8 --layout sglang
+  registry calc --model qwen3-next-80b-a3b --context 4K --batch 8 --format json
+
+JSON output: total_bytes (int: the whole cache for that context and batch), bytes_per_token (the growth
+per extra token once every window is full), growing_bytes, window_bytes, fixed_bytes, groups
+(mechanism, layers, bytes), trace (list of lines); a fraction of a byte is written "a/b".
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", metavar="FILE", help="a config.json file")
+    source.add_argument("--model", metavar="ID", help="a model record: models/deepseek-v3 or deepseek-v3")
+    parser.add_argument("--context", default="128K", metavar="N", help="context length in tokens (default 128K)")
+    parser.add_argument("--batch", type=int, default=1, metavar="N", help="sequences (default 1)")
+    parser.add_argument("--kv-dtype", default="bf16", metavar="D", help="KV-cache format (default bf16): fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, ...")
+    parser.add_argument("--state-dtype", default=None, metavar="D", help="recurrent-state format (default: the engine's)")
+    parser.add_argument("--layout", default="vllm", metavar="L", help="engine layout (default vllm)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from registry._calc import as_json, as_text, calc_config, calc_model, read_config
+    from registry._errors import RegistryError
+    from registry.engine.units import QuantityError, parse_context
+
+    try:
+        context = parse_context(args.context)
+    except QuantityError as error:
+        raise RegistryError(f"--context: {error}") from None
+    if args.batch < 1:
+        raise RegistryError("--batch is at least 1")
+    options = dict(context_tokens=context, batch=args.batch, kv_dtype=args.kv_dtype,
+                   state_dtype=args.state_dtype, layout=args.layout)
+    try:
+        if args.config:
+            result = calc_config(read_config(Path(args.config)), **options)
+        else:
+            from registry.cli._common import registry_root
+
+            result = calc_model(registry_root(args), args.model, **options)
+    except (ValueError, KeyError) as error:
+        raise RegistryError(str(error).strip("'\"")) from None
+    if args.format == "json":
+        sys.stdout.write(json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(as_text(result))
+    return 0
