@@ -15,7 +15,8 @@ from pathlib import Path
 
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
-from registry._loader import Document, load_bytes
+from registry._fastload import fast_load_bytes
+from registry._loader import Document
 from registry._records import Record
 from registry._validate import validate
 from registry.rules import refs
@@ -142,7 +143,7 @@ def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnosti
         raw = (root / path).read_bytes()
     except OSError as error:
         return [refs.OUTSIDE_RECORDS.diagnostic(path, 1, 1, f"cannot read the file: {error.strerror}")]
-    result = load_bytes(path, raw)
+    result = fast_load_bytes(path, raw)
     if result.document is None:
         return result.diagnostics
     record, problems = validate(result.document, root)

@@ -77,8 +77,8 @@ def index_records(root: Path, loaded: list[tuple[str, Record, Document]]) -> tup
     first_path: dict[str, str] = {}
     for path, record, document in sorted(loaded, key=lambda item: item[0]):
         wanted = expected_id(path)
-        line, column = document.locate("/id")
         if wanted is not None and record.id != wanted:
+            line, column = document.locate("/id")
             diagnostics.append(refs.ID_MISMATCH.diagnostic(path, line, column,
                                f"id {record.id!r} is not the file's path; it should be {wanted!r}", pointer="/id"))
         folder = path.split("/")[1] if path.count("/") >= 2 else ""
@@ -88,6 +88,7 @@ def index_records(root: Path, loaded: list[tuple[str, Record, Document]]) -> tup
                                f"a {record.kind} record in records/{folder}/, which holds {COLLECTIONS[folder]} records; "
                                f"it belongs in records/{KINDS[record.kind]}/", pointer="/kind"))
         if record.id in first_path:
+            line, column = document.locate("/id")
             diagnostics.append(refs.DUPLICATE_ID.diagnostic(path, line, column,
                                f"id {record.id!r} is already declared by {first_path[record.id]}", pointer="/id"))
             continue
@@ -125,13 +126,14 @@ def _references_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
 
 
 def _resolve(index: RegistryIndex, entry: Entry, pointer: str, target: str, kind: str | None) -> Iterator[Diagnostic]:
-    line, column = entry.document.locate(pointer)
     found = index.get(target)
     if found is None:
+        line, column = entry.document.locate(pointer)
         yield refs.DANGLING_REFERENCE.diagnostic(entry.path, line, column,
                                                  f"{pointer.lstrip('/').split('/')[0]!r} names {target!r}, which is not a record",
                                                  hint=_suggest(index, target), pointer=pointer)
     elif kind is not None and found.record.kind != kind:
+        line, column = entry.document.locate(pointer)
         yield refs.WRONG_REFERENCE_KIND.diagnostic(entry.path, line, column,
                                                    f"{pointer.lstrip('/')!r} names {target!r}, {_a(found.record.kind)} record, "
                                                    f"where {_a(kind)} record belongs", pointer=pointer)
@@ -145,6 +147,8 @@ def _links_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
         pointer = f"/{field_name}"
         for match in WIKI_LINK.finditer(text):
             target = match.group(1).strip()
+            if target != entry.id and index.get(target) is not None:
+                continue
             line, column = _position_in_block(entry.document, pointer, text, match.start())
             if target == entry.id:
                 yield refs.SELF_REFERENCE.diagnostic(entry.path, line, column, f"[[{target}]] links the record to itself", pointer=pointer)

@@ -31,14 +31,44 @@ class Document:
     """A loaded YAML file: its values and where each node stands.
 
     ``positions`` maps a JSON pointer (``"/claims/2/stated"``) to the 1-based (line, column) of the value
-    node, ``key_positions`` to that of the mapping key that holds it.
+    node, ``key_positions`` to that of the mapping key that holds it. A document from the fast path
+    carries its ``text`` instead and finds positions on first use, with the canonical loader: valid
+    files, the common case, never pay for them.
     """
 
     path: str
     data: dict[str, Any]
-    positions: dict[str, Position] = field(default_factory=dict)
-    key_positions: dict[str, Position] = field(default_factory=dict)
-    block_scalars: set[str] = field(default_factory=set)
+    _positions: dict[str, Position] | None = field(default=None, repr=False)
+    _key_positions: dict[str, Position] | None = field(default=None, repr=False)
+    _block_scalars: set[str] | None = field(default=None, repr=False)
+    text: str | None = field(default=None, repr=False)
+
+    def _fill(self) -> None:
+        located = load_text(self.path, self.text or "").document
+        self._positions = located._positions if located else {}
+        self._key_positions = located._key_positions if located else {}
+        self._block_scalars = located._block_scalars if located else set()
+
+    @property
+    def positions(self) -> dict[str, Position]:
+        if self._positions is None:
+            self._fill()
+        assert self._positions is not None
+        return self._positions
+
+    @property
+    def key_positions(self) -> dict[str, Position]:
+        if self._key_positions is None:
+            self._fill()
+        assert self._key_positions is not None
+        return self._key_positions
+
+    @property
+    def block_scalars(self) -> set[str]:
+        if self._block_scalars is None:
+            self._fill()
+        assert self._block_scalars is not None
+        return self._block_scalars
 
     def locate(self, pointer: str, *, key: bool = False) -> Position:
         """The position of the node at ``pointer``, or of its nearest ancestor that exists."""
@@ -83,6 +113,7 @@ _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?
 _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 _MAX_INT_DIGITS = 100
+_SPECIAL_STARTS = frozenset("~nNtTfF0123456789+-.")
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _ALLOWED_TAGS = {
@@ -100,6 +131,9 @@ _ALLOWED_TAGS = {
 
 def resolve_plain(text: str) -> Any:
     """The value of a plain (unquoted) scalar under the YAML 1.2 core schema."""
+    first = text[:1]
+    if first and first not in _SPECIAL_STARTS:
+        return text  # most scalars are words: no core-schema type starts with their first letter
     if _NULL.match(text):
         return None
     if _TRUE.match(text):
@@ -303,12 +337,16 @@ def decode(path: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         return None, [syntax.ENCODING.diagnostic(path, line, column, f"byte 0x{raw[error.start]:02x} is not valid UTF-8")]
     text = text.removeprefix("\ufeff")
-    for index, char in enumerate(text):
-        if char == "\x00" or (ord(char) < 32 and char not in "\t\n\r") or char in "\x7f\ufffe\uffff":
-            line = text.count("\n", 0, index) + 1
-            column = index - (text.rfind("\n", 0, index) + 1) + 1
-            return None, [syntax.ENCODING.diagnostic(path, line, column, f"control character U+{ord(char):04X} in the file")]
+    control = _CONTROL.search(text)
+    if control is not None:
+        index, char = control.start(), control.group()
+        line = text.count("\n", 0, index) + 1
+        column = index - (text.rfind("\n", 0, index) + 1) + 1
+        return None, [syntax.ENCODING.diagnostic(path, line, column, f"control character U+{ord(char):04X} in the file")]
     return text, []
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
 def load_text(path: str, text: str, events: EventSource = ruamel_events) -> LoadResult:

@@ -44,7 +44,7 @@ DTYPE_PATTERN = r"^(fp32|bf16|fp16|fp8|fp8_e4m3|fp8_e5m2|int8|int4|fp4|nvfp4|mxf
 RecordId = Annotated[str, Field(pattern=ID_PATTERN, max_length=120, description="A record id: its path under records/ without .yaml.")]
 ShortText = Annotated[str, Field(min_length=1, max_length=300)]
 Markdown = Annotated[str, Field(max_length=20_000, description="Markdown; may contain [[id]] links.")]
-Url = Annotated[str, Field(pattern=r"^https://[^\s<>\"']{1,500}$", description="An https URL.")]
+Url = Annotated[str, Field(pattern=r"""^https://[^\s<>"']{1,500}$""", description="An https URL.")]
 Dtype = Annotated[str, Field(pattern=DTYPE_PATTERN, description="A numeric format: fp32, bf16, fp16, fp8 (e4m3/e5m2), int8, int4, fp4, or a llama.cpp block format such as q8_0.")]
 DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD.")]
 

@@ -107,3 +107,17 @@ def validator_for(root: Path, kind: str) -> Any:
         for schema in schemas.values()
     )
     return RecordValidator(schemas[kind], registry=registry)
+
+
+@cache
+def fast_validator_for(root: Path, kind: str) -> Any:
+    """A compiled validator (jsonschema-rs) for the same committed schema, for the common valid case.
+
+    It only answers "valid or not"; every error message comes from :func:`validator_for`. ``None``
+    when jsonschema-rs is not installed.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - a dependency; the slow path still gives the same answers
+        return None
+    return jsonschema_rs.validator_for(_load_committed(root)[kind])

@@ -18,7 +18,7 @@ from pydantic import ValidationError as PydanticError
 from registry._diagnostics import Diagnostic
 from registry._loader import Document, escape_pointer_part
 from registry._records import KINDS, MODEL_CLASSES, Record
-from registry._schema import validator_for
+from registry._schema import fast_validator_for, validator_for
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
 from registry.rules import schema as rules
 from registry.rules._rule import Rule
@@ -42,6 +42,12 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
         hint = f"did you mean {close[0]!r}?" if close else ""
         return None, [rules.INVALID_VALUE.diagnostic(document.path, line, column,
                       f"kind {kind!r} is not one of {', '.join(KINDS)}", hint=hint, pointer="/kind")]
+    fast = fast_validator_for(root, kind)
+    if fast is not None and fast.is_valid(data):
+        try:
+            return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
+        except PydanticError:
+            pass  # the two disagree (a float where an integer belongs): the full path says why
     errors = sorted(validator_for(root, kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     diagnostics = [d for error in errors for d in _from_jsonschema(document, error, kind)]
     if diagnostics:
