@@ -31,10 +31,10 @@ def model_layout(model: Model) -> Layout:
     Raises the adapters' ``UnsupportedModelType`` for a config whose ``model_type`` has no adapter, and
     ``ValueError`` (``LayoutError`` or the adapters' field errors) for a config that cannot be laid out.
     """
-    if model.config is not None:
-        return _layout_from_config_cached(_freeze(model.config))
-    assert model.layout is not None  # the record model guarantees config or layout
-    return layout_from_specs(model.layout, model_type=model.family or "stated")
+    if model.layout is not None:  # a stated layout is the record's own reading and wins
+        return layout_from_specs(model.id, model.layout)
+    assert model.config is not None  # the record model guarantees config or layout
+    return _layout_from_config_cached(_freeze(model.config))
 
 
 def model_fields(model: Model) -> dict[str, int | float]:
@@ -49,48 +49,51 @@ def model_fields(model: Model) -> dict[str, int | float]:
     return fields
 
 
-def layout_from_specs(specs: list[LayerGroupSpec], model_type: str = "stated") -> Layout:
-    """Turn stated layer groups into a layout; layers are numbered in the order the groups are listed."""
-    groups = []
-    start = 0
+def layout_from_specs(model_type: str, specs: list[LayerGroupSpec]) -> Layout:
+    """A model record's explicit ``layout`` as an engine layout, groups numbered in the order given."""
+    groups: list[LayerGroup] = []
+    first = 0
     for spec in specs:
-        groups.append(LayerGroup(_mechanism(spec), tuple(range(start, start + spec.layers))))
-        start += spec.layers
-    return Layout(model_type=model_type, groups=tuple(groups),
-                  notes=("the layout is stated by the record (source-reported), not derived from a config",))
+        groups.append(LayerGroup(_mechanism(spec), tuple(range(first, first + spec.layers))))
+        first += spec.layers
+    return Layout(model_type=model_type, groups=tuple(groups))
+
+
+def _state(spec: LayerGroupSpec) -> Recurrent:
+    """A recurrent group's state: ``heads x k x v`` values, and a short convolution of ``kernel - 1``
+    positions over ``conv_channels`` when either is stated (shaped as ``adapters._state`` shapes it)."""
+    tensors = [StateTensor("state", (spec.state_heads, spec.state_k_dim, spec.state_v_dim))]
+    if spec.conv_kernel is not None or spec.conv_channels is not None:
+        positions = None if spec.conv_kernel is None else spec.conv_kernel - 1
+        tensors.insert(0, StateTensor("conv", (positions, spec.conv_channels), role="conv"))
+    return Recurrent(spec.variant or "recurrent", tuple(tensors))
 
 
 def _mechanism(spec: LayerGroupSpec) -> Mechanism:
-    v_head_dim = spec.v_head_dim if spec.v_head_dim is not None else spec.head_dim
+    """The engine mechanism a model record's explicit layer group describes; unknown sizes stay None."""
+    v_head = spec.v_head_dim or spec.head_dim
     if spec.mechanism == "attention":
-        return Attention(spec.num_kv_heads, spec.head_dim, v_head_dim)
+        return Attention(spec.num_kv_heads, spec.head_dim, v_head)
     if spec.mechanism == "sliding-window":
-        return SlidingWindow(spec.num_kv_heads, spec.head_dim, v_head_dim, spec.window)
+        return SlidingWindow(spec.num_kv_heads, spec.head_dim, v_head, spec.window)
     if spec.mechanism == "chunked":
-        return Chunked(spec.num_kv_heads, spec.head_dim, v_head_dim, spec.chunk)
+        return Chunked(spec.num_kv_heads, spec.head_dim, v_head, spec.chunk)
     if spec.mechanism == "mla":
         return MLA(spec.kv_lora_rank, spec.qk_rope_head_dim, index_head_dim=spec.index_head_dim)
     if spec.mechanism == "recurrent":
-        return Recurrent(spec.variant or "recurrent", _state_tensors(spec))
+        return _state(spec)
     if spec.mechanism == "compressed":
-        inner: MLA | Attention
-        if spec.kv_lora_rank is not None or spec.num_kv_heads is None:
-            inner = MLA(spec.kv_lora_rank, spec.qk_rope_head_dim)
-        else:
-            inner = Attention(spec.num_kv_heads, spec.head_dim, v_head_dim)
-        return Compressed(spec.variant or "compressed", spec.compress_ratio, inner, spec.window, spec.index_head_dim)
+        inner: MLA | Attention = (
+            MLA(spec.kv_lora_rank, spec.qk_rope_head_dim)
+            if spec.kv_lora_rank is not None
+            else Attention(spec.num_kv_heads, spec.head_dim, v_head)
+        )
+        return Compressed(
+            spec.variant or "compressed", spec.compress_ratio, inner, spec.window, spec.index_head_dim
+        )
     if spec.mechanism == "shared":
         return Shared(None)
     return NoCache()
-
-
-def _state_tensors(spec: LayerGroupSpec) -> tuple[StateTensor, ...]:
-    """A stated recurrent group: a state of heads × k × v, and a conv window when one is stated."""
-    tensors = [StateTensor("state", (spec.state_heads, spec.state_k_dim, spec.state_v_dim), "state")]
-    if spec.conv_kernel is not None or spec.conv_channels is not None:
-        window = None if spec.conv_kernel is None else spec.conv_kernel - 1
-        tensors.append(StateTensor("conv", (spec.conv_channels, window), "conv"))
-    return tuple(tensors)
 
 
 def _freeze(value: Any) -> Any:

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Literal
 
+from registry.engine.compute import CacheResult, compute
 from registry.engine.layout import (
     MLA,
     Attention,
@@ -193,3 +196,85 @@ def variant_layout(name: str, layout: Layout, fields: Fields) -> Layout:
     if variant is None:
         raise UnknownVariant(f"unknown variant {name!r}; defined variants: {', '.join(VARIANTS)}")
     return variant.build(layout, fields)
+
+
+# ---------------------------------------------------------------- what a claimed quantity measures
+
+Quantity = Literal["bytes_per_token", "bytes_per_sequence", "bytes_total", "fixed_bytes"]
+"""The byte quantities a claim can state; a ``ratio`` divides two ``bytes_per_token`` values."""
+ClaimQuantity = Quantity | Literal["ratio"]
+"""Everything a claim can state."""
+CLAIM_QUANTITIES: tuple[ClaimQuantity, ...] = (
+    "bytes_per_token",
+    "bytes_per_sequence",
+    "bytes_total",
+    "fixed_bytes",
+    "ratio",
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The conditions a number is computed under: engine layout, precisions, context and batch.
+
+    ``model_dtype`` is the activations' dtype (the weights' dtype when unquantized); some engines keep
+    recurrent state in it.
+    """
+
+    context_tokens: int
+    batch: int = 1
+    engine: str = "ideal"
+    kv_dtype: str = "bf16"
+    state_dtype: str | None = None
+    model_dtype: str | None = None
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A quantity's exact value, or ``None`` with the reason, and the computation it came from."""
+
+    value: Fraction | None
+    result: CacheResult
+    reason: str = ""
+
+
+def _compute(layout: Layout, run: Run, batch: int) -> CacheResult:
+    return compute(
+        layout,
+        context_tokens=run.context_tokens,
+        batch=batch,
+        kv_dtype=run.kv_dtype,
+        state_dtype=run.state_dtype,
+        engine=run.engine,
+        model_dtype=run.model_dtype,
+    )
+
+
+def _reason(result: CacheResult) -> str:
+    return "; ".join((*result.unsupported, *result.not_computable)) or "not computable"
+
+
+def measure(layout: Layout, run: Run, quantity: Quantity) -> Measured:
+    """The exact value of ``quantity`` for ``layout`` under ``run``.
+
+    - ``bytes_per_token``: what one more token adds to one sequence's cache once every sliding window
+      is full (windows and fixed state add nothing);
+    - ``bytes_per_sequence``: one sequence's whole cache at the context, windows and state included;
+    - ``bytes_total``: the whole cache of ``batch`` sequences at the context;
+    - ``fixed_bytes``: the part of one sequence's cache that does not depend on the context (recurrent
+      state).
+
+    Engine and dtype errors (an unknown engine layout, a dtype the engine cannot store) propagate as
+    exceptions from :func:`registry.engine.compute.compute`.
+    """
+    result = _compute(layout, run, run.batch if quantity == "bytes_total" else 1)
+    raw: int | Fraction | None
+    if quantity == "bytes_per_token":
+        raw = result.bytes_per_token
+    elif quantity == "fixed_bytes":
+        raw = result.fixed_bytes
+    else:
+        raw = result.total_bytes
+    if raw is None:
+        return Measured(None, result, _reason(result))
+    return Measured(Fraction(raw), result)
