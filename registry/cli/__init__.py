@@ -16,8 +16,16 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
     "calc": ("registry.cli._calc", "compute the KV cache and state memory of a model, with the derivation"),
+    "db": ("registry.cli._db", "build the DuckDB database of the checked records and the engine's results"),
+    "query": ("registry.cli._query", "run SQL against the registry database (read-only), building it when stale"),
+    "export": ("registry.cli._export", "export every database table as a Parquet file"),
+    "new": ("registry.cli._new", "write a new record to start from, with the engine's figures filled in and checked"),
+    "import-config": ("registry.cli._import_config", "write a model record from a config.json, copied verbatim"),
+    "fmt": ("registry.cli._fmt", "rewrite records in canonical form, keeping every comment and value"),
+    "explain": ("registry.cli._explain", "print a record's full derivation and the verdict on each claim"),
     "rule": ("registry.cli._rule", "explain a diagnostic code, or list them all"),
     "schema": ("registry.cli._schema", "write the JSON Schemas from the record model, or check they are current"),
+    "site": ("registry.cli._site", "build the static site from the checked records and the engine's results"),
 }
 
 DESCRIPTION = """\
