@@ -14,27 +14,12 @@ from pathlib import Path
 from registry._diagnostics import Diagnostic
 from registry._loader import Document
 from registry._records import KINDS, WIKI_LINK, Record
+from registry._root import RootNotFound, find_root
 from registry.rules import refs
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 
-
-class RootNotFound(Exception):
-    """No folder holding ``records/`` was found."""
-
-
-def find_root(start: Path, explicit: Path | None = None) -> Path:
-    """The registry root: ``explicit`` if given, else the nearest folder at or above ``start``
-    that holds ``records/``, as git finds its repository."""
-    if explicit is not None:
-        if not (explicit / "records").is_dir():
-            raise RootNotFound(f"{explicit} holds no records/ folder")
-        return explicit.resolve()
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if (folder / "records").is_dir():
-            return folder
-    raise RootNotFound(f"no records/ folder in {here} or any folder above it; pass --root DIR")
+__all__ = ["COLLECTIONS", "Entry", "RegistryIndex", "RootNotFound", "check_references", "expected_id", "find_root", "index_records"]
 
 
 @dataclass

@@ -6,11 +6,23 @@ Chosen by name from :data:`REPORTERS`; only this layer formats diagnostics.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
-from registry._check import CheckResult
 from registry._diagnostics import Diagnostic, Severity
+
+
+class CheckResult(Protocol):
+    """What a reporter needs of a check's answer (fresh, or read back from the cache)."""
+
+    files: int
+    diagnostics: list[Diagnostic]
+
+    def count(self, severity: Severity) -> int: ...
+
+    @property
+    def ok(self) -> bool: ...
 
 JSON_FORMAT_VERSION = 1
 
@@ -23,13 +35,25 @@ def summary(result: CheckResult) -> str:
     return f"Checked {files}: {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}."
 
 
+# Characters that would act on a terminal or a log instead of showing: controls, line separators and
+# bidirectional overrides. A file name can hold them (git allows any byte but NUL and '/'), so a finding
+# about it could otherwise clear the screen or print a line that looks like another finding.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(value: str) -> str:
+    """``value`` with every control character written as an escape (``\\x1b``, ``\\n``)."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
+
+
 def text(result: CheckResult, out: TextIO, err: TextIO) -> None:
     """``path:line:col: CODE name: message`` and an indented hint; the summary goes to stderr."""
     for d in result.diagnostics:
         level = "" if d.severity is Severity.ERROR else f"[{d.severity.value}] "
-        out.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.name}: {level}{d.message}\n")
+        where = f"{printable(d.path)}:{d.line}:{d.column}"
+        out.write(f"{where}: {d.code} {d.name}: {level}{printable(d.message)}\n")
         if d.hint:
-            out.write(f"  hint: {d.hint}\n")
+            out.write(f"  hint: {printable(d.hint)}\n")
     err.write(summary(result) + "\n")
 
 
@@ -72,8 +96,9 @@ def github(result: CheckResult, out: TextIO, err: TextIO) -> None:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     for d in result.diagnostics:
         title = _escape_property(f"{d.code} {d.name}")
-        message = _escape_data(d.message + (f"\nhint: {d.hint}" if d.hint else ""))
-        out.write(f"::{level[d.severity]} file={_escape_property(d.path)},line={d.line},col={d.column},title={title}::{message}\n")
+        message = _escape_data(printable(d.message) + (f"\nhint: {printable(d.hint)}" if d.hint else ""))
+        where = f"file={_escape_property(printable(d.path))},line={d.line},col={d.column}"
+        out.write(f"::{level[d.severity]} {where},title={title}::{message}\n")
     err.write(summary(result) + "\n")
 
 

@@ -26,16 +26,30 @@ exit codes: 0 no errors (warnings allowed), 1 errors found, 2 could not run.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to report on (default: all of records/)")
     parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text", help="output format (default: text)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="check everything afresh; without it an unchanged registry is answered from .registry-cache/")
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     from pathlib import Path
 
-    from registry._check import check
+    from registry._cache import CheckCache
     from registry._report import REPORTERS
     from registry.cli._common import registry_root
 
     root = registry_root(args)
-    result = check(root, [Path(p) for p in args.paths])
+    cache = None
+    if not args.no_cache and all(os.path.lexists(p) for p in args.paths):
+        selection = sorted(os.path.relpath(os.path.abspath(p), root) for p in args.paths)
+        cache = CheckCache(root, {"paths": selection})
+    result = cache.lookup() if cache else None
+    if result is None:
+        from registry._check import check
+
+        fresh = check(root, [Path(p) for p in args.paths])
+        if cache is not None:
+            cache.store(fresh.files, fresh.diagnostics)
+        result = fresh
     REPORTERS[args.format](result, sys.stdout, sys.stderr)
     return 0 if result.ok else 1

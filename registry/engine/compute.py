@@ -23,6 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 from registry.engine import trace as tr
@@ -420,6 +421,22 @@ def compute(
         raise ValueError(f"context_tokens is a whole number of tokens >= 1, not {context_tokens!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValueError(f"batch is a whole number of sequences >= 1, not {batch!r}")
+    return _compute(layout, context_tokens, batch, kv_dtype, state_dtype, engine, model_dtype, include_mtp)
+
+
+@lru_cache(maxsize=16384)
+def _compute(
+    layout: Layout,
+    context_tokens: int,
+    batch: int,
+    kv_dtype: str,
+    state_dtype: str | None,
+    engine: str,
+    model_dtype: str | None,
+    include_mtp: bool,
+) -> CacheResult:
+    # A pure function of hashable values, so results are shared: many records name the same model
+    # at the same context, and a registry checks each combination once.
     # Imported here because the engine rules are built from the formulas above.
     from registry.engine.engines import get_engine
 

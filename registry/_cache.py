@@ -1,0 +1,174 @@
+"""A cache of ``registry check``'s answer, so that re-checking an unchanged registry costs a walk.
+
+The answer is reused only when nothing it depends on changed: every file under ``records/`` (its bytes,
+found by a content digest), the committed schemas, the tool's own code, the versions of the libraries
+that parse and validate, and the options. Files are first compared by ``stat`` (size, mtime, inode), as
+git compares its index; a file whose mtime is too close to when the cache was written to trust is
+digested anyway, so an edit within the same clock tick is never missed. The cache is JSON (never pickle:
+a cache file is data a pull request could plant), lives in ``.registry-cache/``, and is safe to delete.
+Only light modules are imported here: a hit must not pay for the validators.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from registry._diagnostics import Diagnostic, Severity
+
+CACHE_DIR = ".registry-cache"
+CACHE_FILE = "check.json"
+FORMAT = 1
+_RACY_NS = 2_000_000_000
+_LIBRARIES = ("pydantic", "pydantic-core", "jsonschema", "jsonschema-rs", "pyyaml", "ruamel-yaml", "referencing")
+"""Libraries whose version can change an answer; matched against dist-info folder names."""
+
+Signature = list[int]  # size, mtime_ns, inode
+
+
+@dataclass
+class CachedResult:
+    """A check result read back from the cache: what the reporters need."""
+
+    root: Path
+    files: int
+    diagnostics: list[Diagnostic]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def ok(self) -> bool:
+        return self.count(Severity.ERROR) == 0
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+
+
+def _tool_fingerprint(root: Path) -> str:
+    """The code, the schemas and the libraries the answer depends on.
+
+    The package's own files are compared by stat (an edit changes size or mtime); the libraries by the
+    versions in their installed metadata folders' names, read with one directory listing each.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{FORMAT} {sys.version}".encode())
+    for folder in {Path(p) for p in sys.path if p.endswith("site-packages")}:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and name.split("-")[0].lower().replace("_", "-") in _LIBRARIES:
+                digest.update(name.encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        info = path.stat()
+        digest.update(f"{path.relative_to(package).as_posix()} {info.st_size} {info.st_mtime_ns}".encode())
+    for path in sorted((root / "schemas").glob("*.json")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _walk(root: Path) -> dict[str, Signature]:
+    """Every entry under records/ (links not followed) with its stat signature."""
+    found: dict[str, Signature] = {}
+    records = root / "records"
+    if records.is_symlink() or not records.is_dir():
+        return {"records": [-1, -1, -1]}
+    skip = len(str(root)) + 1
+    stack = [str(records)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                relative = entry.path[skip:].replace(os.sep, "/")
+                if entry.is_dir(follow_symlinks=False):
+                    found[relative + "/"] = [0, 0, info.st_ino]
+                    stack.append(entry.path)
+                else:
+                    kind = 1 if entry.is_symlink() else 0
+                    found[relative] = [info.st_size, info.st_mtime_ns, info.st_ino * 2 + kind]
+    return found
+
+
+class CheckCache:
+    """The cache for one invocation: ``lookup`` before checking, ``store`` after."""
+
+    def __init__(self, root: Path, options: dict[str, Any]) -> None:
+        self.root = root
+        self.path = root / CACHE_DIR / CACHE_FILE
+        self.options = options
+        self.tree = _walk(root)
+        self.key = {"format": FORMAT, "tool": _tool_fingerprint(root), "options": options}
+        self.digests: dict[str, str] = {}
+
+    def lookup(self) -> CachedResult | None:
+        try:
+            stored = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("key") != self.key:
+            return None
+        files = stored.get("files")
+        if not isinstance(files, dict) or set(files) != set(self.tree):
+            return None
+        written = stored.get("written_ns", 0)
+        for path, signature in self.tree.items():
+            cached = files[path]
+            if path.endswith("/"):
+                continue
+            trusted = cached[0] == signature and signature[1] < written - _RACY_NS
+            if not trusted and cached[1] != self._digest_of(path):
+                return None
+        try:
+            return CachedResult(self.root, int(stored["result"]["files"]),
+                                [_diagnostic(item) for item in stored["result"]["diagnostics"]])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def _digest_of(self, path: str) -> str:
+        if path not in self.digests:
+            target = self.root / path
+            self.digests[path] = "link" if target.is_symlink() else _digest(target)
+        return self.digests[path]
+
+    def store(self, files: int, diagnostics: list[Diagnostic]) -> None:
+        """Write the answer; a cache that cannot be written is only a slower next run."""
+        from registry._io import write_atomic
+
+        written = time.time_ns()
+        entries = {path: [signature, "" if path.endswith("/") else self._digest_of(path)]
+                   for path, signature in self.tree.items()}
+        payload = {
+            "key": self.key,
+            "written_ns": written,
+            "files": entries,
+            "result": {"files": files, "diagnostics": [_plain(d) for d in diagnostics]},
+        }
+        try:
+            write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
+            gitignore = self.path.parent / ".gitignore"
+            if not gitignore.exists():
+                write_atomic(gitignore, "*\n")
+        except OSError:
+            pass
+
+
+def _plain(d: Diagnostic) -> list[Any]:
+    return [d.code, d.severity.value, d.path, d.line, d.column, d.message, d.hint, d.pointer, d.name]
+
+
+def _diagnostic(item: list[Any]) -> Diagnostic:
+    code, severity, path, line, column, message, hint, pointer, name = item
+    return Diagnostic(str(code), Severity(severity), str(path), int(line), int(column), str(message), str(hint),
+                      str(pointer), str(name))
