@@ -26,6 +26,7 @@ from registry._loader import (
     resolve_plain,
 )
 
+_CParser: Any
 try:
     from yaml import events as _events
     from yaml._yaml import CParser as _CParser
@@ -61,7 +62,7 @@ def _build(text: str) -> Any:
     root: Any = None
     try:
         while True:
-            event = parser.get_event()
+            event: Any = parser.get_event()
             if event is None:
                 break
             cls = type(event)

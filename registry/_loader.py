@@ -144,10 +144,11 @@ def resolve_plain(text: str) -> Any:
         if len(text) > _MAX_INT_DIGITS:
             raise ValueError(f"integer with more than {_MAX_INT_DIGITS} digits")
         return int(text)
-    if _INT8.match(text):
-        return int(text[2:], 8)
-    if _INT16.match(text):
-        return int(text[2:], 16)
+    if _INT8.match(text) or _INT16.match(text):
+        # bounded like decimals: a 5,000-digit 0x... is too large even to print (int-to-text limit)
+        if len(text) - 2 > _MAX_INT_DIGITS:
+            raise ValueError(f"integer with more than {_MAX_INT_DIGITS} digits")
+        return int(text[2:], 8 if text[1] == "o" else 16)
     if _FLOAT.match(text) and any(ch.isdigit() for ch in text):
         return float(text)
     if _INF.match(text):
@@ -182,6 +183,8 @@ class _Builder:
         plain = event.implicit[0] and getattr(event, "style", None) in (None, "")
         if getattr(event, "style", None) in ("|", ">"):
             self.block_scalars.add(pointer)
+        if getattr(event, "style", None) == '"':
+            self._refuse_escaped_controls(event, pointer)
         if tag in (None, "!") and not plain:
             return event.value
         if tag == _STR_TAG:
@@ -198,6 +201,14 @@ class _Builder:
                 pointer,
             )
         return value
+
+    def _refuse_escaped_controls(self, event: Any, pointer: str) -> None:
+        """A double-quoted scalar can spell what :func:`decode` refuses as escapes (``"\\e[2J"``,
+        ``"\\0"``, ``"\\u202e"``); the value is refused the same, with a line break or tab allowed."""
+        found = _VALUE_FORBIDDEN.search(event.value)
+        if found is not None:
+            message = f"an escape in the value spells {_describe_character(found.group())}"
+            raise self.refuse(syntax.ENCODING, event.start_mark, message, pointer)
 
     def build(self, events: Iterator[Any]) -> Any:
         """Build the values of one document whose start event has been consumed."""
@@ -323,30 +334,63 @@ def ruamel_events(text: str) -> Iterable[Any]:
     """The canonical event source: ruamel.yaml's safe parser."""
     from ruamel.yaml import YAML
 
-    return YAML(typ="safe", pure=True).parse(text)
+    events: Iterable[Any] = YAML(typ="safe", pure=True).parse(text)
+    return events
 
 
 def decode(path: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
     """Bytes to text, refusing oversized, binary and non-UTF-8 files with a located diagnostic."""
     if len(raw) > MAX_FILE_BYTES:
-        return None, [syntax.TOO_LARGE.diagnostic(path, 1, 1, f"the file has {len(raw):,} bytes; a record holds at most {MAX_FILE_BYTES:,}")]
+        return None, [too_large(path, len(raw))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        return None, [syntax.ENCODING.diagnostic(path, line, column, f"byte 0x{raw[error.start]:02x} is not valid UTF-8")]
+        # the bytes before the first bad one are valid UTF-8: count columns in characters, as the parser does
+        before = raw[: error.start].decode("utf-8")
+        line, column = line_column(before, len(before))
+        message = f"byte 0x{raw[error.start]:02x} is not valid UTF-8"
+        return None, [syntax.ENCODING.diagnostic(path, line, column, message)]
     text = text.removeprefix("\ufeff")
-    control = _CONTROL.search(text)
+    control = _FORBIDDEN.search(text)
     if control is not None:
-        index, char = control.start(), control.group()
-        line = text.count("\n", 0, index) + 1
-        column = index - (text.rfind("\n", 0, index) + 1) + 1
-        return None, [syntax.ENCODING.diagnostic(path, line, column, f"control character U+{ord(char):04X} in the file")]
+        line, column = line_column(text, control.start())
+        message = f"the file holds {_describe_character(control.group())}"
+        return None, [syntax.ENCODING.diagnostic(path, line, column, message)]
     return text, []
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+def too_large(path: str, size: int) -> Diagnostic:
+    """The finding for a file of ``size`` bytes, past :data:`MAX_FILE_BYTES`."""
+    message = f"the file has {size:,} bytes; a record holds at most {MAX_FILE_BYTES:,}"
+    return syntax.TOO_LARGE.diagnostic(path, 1, 1, message)
+
+
+def line_column(text: str, index: int) -> Position:
+    """The 1-based line and column of ``text[index]``, counting line breaks as YAML does: CR LF, LF or a
+    lone CR (so that a CR-only file is located as the parser locates it)."""
+    line = text.count("\n", 0, index) + text.count("\r", 0, index) - text.count("\r\n", 0, index) + 1
+    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
+    return line, index - start + 1
+
+
+# What a reviewer would not see as it is read: C0 and C1 controls but tab and line breaks, DEL,
+# the line and paragraph separators (line breaks to some editors, not to YAML 1.2), the bidirectional
+# embeddings, overrides and isolates (the "Trojan Source" reordering, CVE-2021-42574), noncharacters.
+_UNSEEN = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff"
+_FORBIDDEN = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_UNSEEN}]")
+# Inside a value, spelt as escapes: the same, and a carriage return too (a value may hold a line break).
+_VALUE_FORBIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f{_UNSEEN}]")
+
+
+def _describe_character(char: str) -> str:
+    code = f"U+{ord(char):04X}"
+    if char in "\u2028\u2029":
+        return f"the separator {code} (a line break to some editors, not to YAML)"
+    if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+        return f"the bidirectional control {code} (it shows text in another order than it is read)"
+    if char in "\ufffe\uffff":
+        return f"the noncharacter {code}"
+    return f"the control character {code}"
 
 
 def load_text(path: str, text: str, events: EventSource = ruamel_events) -> LoadResult:

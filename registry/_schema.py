@@ -82,7 +82,7 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-RecordValidator = validators.extend(
+RecordValidator = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     validators={"pattern": _pattern},
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),

@@ -73,24 +73,27 @@ def _leaf(error: ValidationError) -> ValidationError:
 
 
 def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
-    if error.validator == "anyOf" and error.schema.get("anyOf") == [{"required": ["config"]}, {"required": ["layout"]}]:
+    top: Any = error.schema
+    if error.validator == "anyOf" and top.get("anyOf") == [{"required": ["config"]}, {"required": ["layout"]}]:
         return [_at(document, rules.INCONSISTENT_FIELDS, "", "a model states its geometry: a verbatim 'config' "
                     "with 'config_source', or a 'layout'")]
     error = _leaf(error)
+    schema: Any = error.schema
+    bound: Any = error.validator_value
     path = list(error.absolute_path)
     pointer = pointer_of(path)
     where = _field_name(path)
     validator = error.validator
-    value = error.instance
+    value: Any = error.instance
     if validator == "required":
-        missing = [name for name in error.validator_value if name not in value]
+        missing = [name for name in bound if name not in value]
         return [
             _at(document, rules.MISSING_FIELD, pointer, f"{_owner(path, kind)} lacks the required field {name!r}",
                 target=f"{pointer}/{escape_pointer_part(name)}")
             for name in missing
         ]
     if validator == "additionalProperties":
-        known = list(error.schema.get("properties", {}))
+        known = list(schema.get("properties", {}))
         extras = [name for name in value if name not in known]
         out = []
         for name in extras:
@@ -107,19 +110,19 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
     if validator == "not" and path and isinstance(value, dict) and "versus" in value:
         return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/versus", "'versus' belongs to 'ratio' claims only")]
     if validator == "type":
-        expected = error.validator_value
+        expected = bound
         names = " or ".join(expected) if isinstance(expected, list) else expected
         return [_at(document, rules.WRONG_TYPE, pointer, f"{where} must be {_article(names)}, not {_describe(value)}")]
     if validator == "pattern" and isinstance(value, str):
-        if "x-dimensions" in error.schema:
-            return [_at(document, rules.INVALID_QUANTITY, pointer, _quantity_message(where, value, error.schema["x-dimensions"]))]
-        if error.schema.get("x-context"):
+        if "x-dimensions" in schema:
+            return [_at(document, rules.INVALID_QUANTITY, pointer, _quantity_message(where, value, schema["x-dimensions"]))]
+        if schema.get("x-context"):
             return [_at(document, rules.INVALID_QUANTITY, pointer, _context_message(where, value))]
-        description = error.schema.get("description", "")
+        description = schema.get("description", "")
         return [_at(document, rules.INVALID_VALUE, pointer, f"{where} {value!r} is not of the expected form"
-                    + (f": {description}" if description else f" ({error.validator_value})"))]
+                    + (f": {description}" if description else f" ({bound})"))]
     if validator in ("enum", "const"):
-        allowed = error.validator_value if validator == "enum" else [error.validator_value]
+        allowed = bound if validator == "enum" else [bound]
         close = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=1)
         hint = f"did you mean {close[0]!r}?" if close else ""
         return [_at(document, rules.INVALID_VALUE, pointer,
@@ -128,7 +131,7 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
 
 
 def _limit_message(error: ValidationError) -> str:
-    bound = error.validator_value
+    bound: Any = error.validator_value
     value = error.instance
     messages = {
         "minimum": f"{value!r} is less than the minimum {bound}",
@@ -140,7 +143,7 @@ def _limit_message(error: ValidationError) -> str:
         "minItems": f"the list needs at least {bound} item(s)",
         "maxItems": f"the list holds more than {bound} items",
     }
-    return messages.get(str(error.validator), error.message)
+    return messages.get(str(error.validator), str(error.message))
 
 
 def _quantity_message(where: str, value: str, dimensions: list[str]) -> str:

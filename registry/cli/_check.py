@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from registry._cache import CheckCache
-    from registry._report import REPORTERS
+    from registry._report import REPORTERS, CheckResult
     from registry.cli._common import registry_root
 
     root = registry_root(args)
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_cache and all(os.path.lexists(p) for p in args.paths):
         selection = sorted(os.path.relpath(os.path.abspath(p), root) for p in args.paths)
         cache = CheckCache(root, {"paths": selection})
-    result = cache.lookup() if cache else None
+    result: CheckResult | None = cache.lookup() if cache else None
     if result is None:
         from registry._check import check
 
