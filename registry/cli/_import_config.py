@@ -1,0 +1,65 @@
+"""registry import-config"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DESCRIPTION = """\
+Write a model record from a published config.json: the config copied verbatim under 'config' (same keys
+in the same order, same value types), 'config_source' from the options, and the cache layout the engine
+derives from the config (per layer group: how many layers, which mechanism, its dimensions) as a comment
+above it. A model_type no adapter knows is still imported, with a warning that the engine cannot lay it
+out. 'name' defaults to the id's slug and 'org' to the repository's owner. Without --url, 'sources' is
+left empty for you to fill. An existing file is never overwritten.
+"""
+
+EPILOG = """\
+examples:
+  registry import-config config.json --id models/llama-3.1-8b \\
+      --repository meta-llama/Llama-3.1-8B --revision 0e9e39f249a16976918f6564b8830bc894c89659 \\
+      --url https://huggingface.co/meta-llama/Llama-3.1-8B/blob/0e9e39f249a16976918f6564b8830bc894c89659/config.json
+
+exit codes: 0 written, 2 could not run (the file exists, the config is not JSON, a bad option).
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", metavar="CONFIG.json", help="the config.json file to import")
+    parser.add_argument("--id", required=True, metavar="models/SLUG", help="the record's id")
+    parser.add_argument(
+        "--repository", required=True, metavar="R", help="owner/name of the repository that publishes it"
+    )
+    parser.add_argument("--revision", required=True, metavar="REV", help="the commit or tag it was read at")
+    parser.add_argument(
+        "--file", default="config.json", metavar="F", help="its path in the repository (default config.json)"
+    )
+    parser.add_argument(
+        "--url", metavar="URL", help="an https link to the file at that revision (becomes the source)"
+    )
+    parser.add_argument("--name", metavar="NAME", help="the model's name (default: the id's slug)")
+    parser.add_argument(
+        "--org", metavar="ORG", help="who publishes the model (default: the repository's owner)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from registry._import_config import ImportOptions, write_import
+    from registry.cli._common import registry_root
+
+    options = ImportOptions(
+        Path(args.config), args.id, args.repository, args.revision, args.file, args.url, args.name, args.org
+    )
+    result = write_import(registry_root(args), options)
+    lines = [f"wrote records/{result.id}.yaml"]
+    lines += [f"  {group}" for group in result.groups]
+    lines += [f"derived: {item}; pass --name or --org to set it" for item in result.derived]
+    if result.to_fill:
+        todo = ", ".join(result.to_fill)
+        lines.append(f"to fill in (marked TODO; 'registry check' reports them until they are): {todo}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    for warning in result.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return 0

