@@ -27,6 +27,12 @@ from registry.engine.units import (
 
 SCHEMA_VERSION = 1
 
+MAX_LAYERS = 2_000
+"""The most layers a model's explicit layout may have in all (the largest published stacks have a few
+hundred); the config adapters use the same bound (``registry.engine.adapters._common.MAX_LAYERS``). The
+engine works layer by layer for every claim and every catalogued mistake, so the bound is what keeps a
+check of a hostile record to seconds."""
+
 KINDS: dict[str, str] = {
     "model": "models",
     "kv-efficiency": "kv-efficiency",
@@ -192,6 +198,17 @@ class Model(_Envelope):
         }
     )
 
+    @field_validator("layout")
+    @classmethod
+    def _layers_are_bounded(cls, layout: list[LayerGroupSpec] | None) -> list[LayerGroupSpec] | None:
+        """At most :data:`MAX_LAYERS` in all: 1,000 groups of 10,000 layers each, a 70 KB file, would keep
+        one check busy for minutes."""
+        total = sum(group.layers for group in layout or [])
+        if total > MAX_LAYERS:
+            message = f"the layout has {total:,} layers in all; a model has at most {MAX_LAYERS:,}"
+            raise PydanticCustomError("too_many_layers", message)
+        return layout
+
     @model_validator(mode="after")
     def _geometry_is_given(self) -> Model:
         if self.config is None and self.layout is None:
@@ -346,10 +363,40 @@ class KvEfficiency(_Run):
     kind: Literal["kv-efficiency"]
 
 
+MEASURED_FIELDS = ("measured_ttft", "measured_tpot", "measured_throughput", "measured_memory")
+RUN_CONTEXT_FIELDS = ["engine", "engine_version", "hardware", "workload", "prefix_cache"]
+"""What a measured figure is meaningless without: a number with no model, engine, hardware, precision,
+workload and prefix-cache state is not a reproducible benchmark."""
+
+
+class BenchmarkPrecision(Precision):
+    """A measured run names its weight precision too: it changes both memory and speed."""
+
+    weights: Dtype
+
+
 class Benchmark(_Run):
     """A serving measurement; every measured figure needs the run around it."""
 
+    model_config = ConfigDict(
+        json_schema_extra={"dependentRequired": {name: RUN_CONTEXT_FIELDS for name in MEASURED_FIELDS}}
+    )
+
     kind: Literal["benchmark"]
+    precision: BenchmarkPrecision
+
+    @model_validator(mode="after")
+    def _measured_figures_have_their_run(self) -> Benchmark:
+        for name in MEASURED_FIELDS:
+            if name in self.model_fields_set:
+                missing = [field for field in RUN_CONTEXT_FIELDS if field not in self.model_fields_set]
+                if missing:
+                    raise PydanticCustomError("run", _needs(name, missing))
+        return self
+
+
+def _needs(name: str, missing: list[str]) -> str:
+    return f"'{name}' is a measured figure and needs the run around it: add {', '.join(repr(m) for m in missing)}"
 
 
 # ---------------------------------------------------------------- engines and hardware

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,15 @@ from pydantic import ValidationError as PydanticError
 
 from registry._diagnostics import Diagnostic
 from registry._loader import Document, escape_pointer_part
-from registry._records import KINDS, MODEL_CLASSES, Record
+from registry._records import KINDS, MODEL_CLASSES, Record, _needs
 from registry._schema import fast_validator_for, validator_for
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
 from registry.rules import schema as rules
 from registry.rules._rule import Rule
+
+
+MAX_FINDINGS = 100
+"""The most schema findings listed for one file; past it, one S007 says that more remain."""
 
 
 def pointer_of(parts: Iterable[str | int]) -> str:
@@ -48,8 +53,15 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
             return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
         except PydanticError:
             pass  # the two disagree (a float where an integer belongs): the full path says why
-    errors = sorted(validator_for(root, kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    diagnostics = [d for error in errors for d in _from_jsonschema(document, error, kind)]
+    # at most MAX_FINDINGS, then S007: a hostile file can break the schema 150,000 times (seconds each 10,000)
+    found = islice(validator_for(root, kind).iter_errors(data), MAX_FINDINGS + 1)
+    errors = sorted(found, key=lambda e: [(str(p), 0) if isinstance(p, str) else ("", p) for p in e.absolute_path])
+    mapped = (d for error in errors for d in _from_jsonschema(document, error, kind))
+    diagnostics = list(islice(mapped, MAX_FINDINGS + 1))
+    if len(diagnostics) > MAX_FINDINGS:
+        message = f"more than {MAX_FINDINGS} findings in this file; the first {MAX_FINDINGS} found are listed"
+        more = rules.TOO_MANY_FINDINGS.diagnostic(document.path, 1, 1, message)
+        diagnostics = [*diagnostics[:MAX_FINDINGS], more]
     if diagnostics:
         return None, diagnostics
     try:
@@ -72,11 +84,27 @@ def _leaf(error: ValidationError) -> ValidationError:
     return error
 
 
+def _optional_value_given(error: ValidationError) -> bool:
+    """An ``anyOf`` of one schema and ``null`` (an optional field), failed by a value that is not null."""
+    branches = error.validator_value if error.validator == "anyOf" else []
+    return (
+        isinstance(branches, list)
+        and len(branches) == 2
+        and {"type": "null"} in branches
+        and error.instance is not None
+        and bool(error.context)
+    )
+
+
 def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
     top: Any = error.schema
     if error.validator == "anyOf" and top.get("anyOf") == [{"required": ["config"]}, {"required": ["layout"]}]:
         return [_at(document, rules.INCONSISTENT_FIELDS, "", "a model states its geometry: a verbatim 'config' "
                     "with 'config_source', or a 'layout'")]
+    if _optional_value_given(error):
+        # anyOf [X, null] with a non-null value: every fault inside X is a finding, not only the best one
+        inner = [e for e in error.context or [] if e.validator_value != "null"]
+        return [d for e in inner for d in _from_jsonschema(document, e, kind)]
     error = _leaf(error)
     schema: Any = error.schema
     bound: Any = error.validator_value
@@ -94,7 +122,7 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
         ]
     if validator == "additionalProperties":
         known = list(schema.get("properties", {}))
-        extras = [name for name in value if name not in known]
+        extras = [name for name in value if name not in known][: MAX_FINDINGS + 1]  # the rest would be cut
         out = []
         for name in extras:
             close = difflib.get_close_matches(name, known, n=1)
@@ -105,8 +133,17 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
                        f"{_owner(path, kind)} has no field {name!r}", hint=hint, pointer=key_pointer))
         return out
     if validator == "dependentRequired":
-        return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/config", "'config' needs 'config_source' "
-                    "(repository, file, revision) saying where it was read", key=True)]
+        present = [name for name, needed in bound.items() if name in value and any(n not in value for n in needed)]
+        out = []
+        for name in present:
+            missing = [n for n in bound[name] if n not in value]
+            message = (
+                "'config' needs 'config_source' (repository, file, revision) saying where it was read"
+                if name == "config"
+                else _needs(name, missing)
+            )
+            out.append(_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/{escape_pointer_part(name)}", message, key=True))
+        return out
     if validator == "not" and path and isinstance(value, dict) and "versus" in value:
         return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/versus", "'versus' belongs to 'ratio' claims only")]
     if validator == "type":
@@ -173,6 +210,7 @@ _PYDANTIC_RULES: dict[str, Rule] = {
     "quantity": rules.INVALID_QUANTITY,
     "geometry": rules.INCONSISTENT_FIELDS,
     "claim": rules.INCONSISTENT_FIELDS,
+    "run": rules.INCONSISTENT_FIELDS,
 }
 
 
