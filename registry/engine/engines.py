@@ -548,10 +548,22 @@ MLA_LATENT_SINCE = (5, 15, 0)
 
 
 class Transformers(Ideal):
-    """huggingface/transformers ``DynamicCache`` (the default cache of ``generate``)."""
+    """huggingface/transformers ``DynamicCache`` (the default cache of ``generate``).
+
+    With ``new_decoder_architecture`` (Falcon-40B / 180B), ``FalconAttention._split_heads`` broadcasts K
+    and V to every query head before they are cached (``modeling_falcon.py``, 5.24.0), so transformers
+    holds ``num_attention_heads`` K/V heads: the layout's ``broadcast_heads`` (see :meth:`kv_component`).
+    """
 
     key = "transformers"
     title = "transformers DynamicCache"
+
+    def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
+        """K and V as cached: repeated to ``broadcast_heads`` where the model's attention does that before
+        the cache update (``FalconAttention.forward``, ``modeling_falcon.py`` 5.24.0)."""
+        if isinstance(mechanism, Attention) and mechanism.broadcast_heads is not None:
+            mechanism = replace(mechanism, num_kv_heads=mechanism.broadcast_heads)
+        return super().kv_component(mechanism, settings)
 
     def __init__(self, key: str, version: tuple[int, int, int]) -> None:
         self.key = key

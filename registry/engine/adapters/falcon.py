@@ -11,7 +11,7 @@ at commit 055855363e97555535aa9d133f53d99ef75bfd9c.
 
 from __future__ import annotations
 
-from registry.engine.adapters._common import build
+from registry.engine.adapters._common import build, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.layout import Attention, Layout
 
@@ -30,7 +30,7 @@ def _kv_heads(view: ConfigView, heads: int) -> int:
 
 def falcon(view: ConfigView) -> Layout:
     """Every layer full attention with the flag-selected number of K/V heads."""
-    layers = view.require_int("num_hidden_layers", "n_layer")
+    layers = num_layers(view, "n_layer")
     heads = view.require_int("num_attention_heads", "n_head")
     hidden = view.require_int("hidden_size", "n_embed")
     if hidden % heads:
@@ -38,5 +38,9 @@ def falcon(view: ConfigView) -> Layout:
             view.model_type, "hidden_size", f"{hidden} is not a multiple of num_attention_heads {heads}"
         )
     size = hidden // heads
-    attention = Attention(num_kv_heads=_kv_heads(view, heads), head_dim=size, v_head_dim=size)
+    kv_heads = _kv_heads(view, heads)
+    # transformers' FalconAttention (new decoder architecture) repeats K and V to every query head
+    # before caching them; the architectural cache, and vLLM's, keep ``num_kv_heads``.
+    broadcast = heads if view.value("new_decoder_architecture") is True and kv_heads != heads else None
+    attention = Attention(num_kv_heads=kv_heads, head_dim=size, v_head_dim=size, broadcast_heads=broadcast)
     return build(view, [attention] * layers)

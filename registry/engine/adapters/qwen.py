@@ -1,15 +1,26 @@
-"""Qwen 2 / 2-MoE / 3 / 3-MoE (optional windowed upper layers) and Qwen3-Next (gated DeltaNet hybrid).
+"""Qwen 2 / 2-MoE / 3 / 3-MoE (optional windowed layers) and Qwen3-Next (gated DeltaNet hybrid).
 
-Semantics followed (transformers ``configuration_qwen2.py``; ``Qwen3Config``, ``Qwen2MoeConfig`` and
-``Qwen3MoeConfig`` share it): ``sliding_window`` only counts when ``use_sliding_window`` is true (class
-default false), and then only layers ``i >= max_window_layers`` slide; Qwen2.5 configs carry
-``sliding_window: 131072`` with ``use_sliding_window: false``, which means no window at all.
+Semantics followed (transformers configuration files): ``sliding_window`` only counts when
+``use_sliding_window`` is true (class default false); Qwen2.5 configs carry ``sliding_window: 131072``
+with ``use_sliding_window: false``, which means no window at all. With the window on, which layers slide
+differs by configuration class:
+
+- ``Qwen2Config`` and ``Qwen3Config``: layers ``i >= max_window_layers`` (class default 28);
+- ``Qwen2MoeConfig``: layers with an even index *below* ``max_window_layers``
+  (``(i + 1) % 2 and i < max_window_layers``);
+- ``Qwen3MoeConfig``: no ``layer_types`` and no ``max_window_layers`` field, so every layer slides
+  (in transformers 5.24.0, ``Qwen3MoeAttention`` passes ``config.sliding_window`` in every layer, and
+  ``get_layer_types_and_kwargs`` in ``cache_utils.py`` gives every layer a sliding-window cache when the
+  config has a window).
+
+An explicit ``layer_types`` list decides over all of these. No released Qwen MoE checkpoint switches the
+window on; the conformance tests against transformers 5.24.0 check each rule.
 
 Qwen3-Next (``configuration_qwen3_next.py``): without ``layer_types``, layer ``i`` is full attention when
 ``(i + 1) % full_attention_interval == 0`` (default 4), else a gated DeltaNet linear-attention layer
 whose state is sized by the ``linear_*`` fields (see :func:`._state.gated_delta_net`).
 
-Both configuration files read at commit 008e574391258935f3ecc3035c882e73bbcac419.
+Configuration files read at commit 008e574391258935f3ecc3035c882e73bbcac419.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from registry.engine.layout import Layout, Mechanism, Recurrent
 
 _WINDOW_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 _NEXT_KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
+_CONFIG_CLASS = {"qwen2": "Qwen2Config", "qwen3": "Qwen3Config", "qwen2_moe": "Qwen2MoeConfig"}
 
 
 def _window(view: ConfigView) -> int | None:
@@ -41,16 +53,24 @@ def _window(view: ConfigView) -> int | None:
     return view.int_or_none("sliding_window")
 
 
+def _window_kinds(view: ConfigView, count: int, window: int | None) -> list[str]:
+    """Which layers slide when ``layer_types`` is absent, by configuration class (module docstring)."""
+    if window is None:
+        return [FULL] * count
+    if view.model_type == "qwen3_moe":
+        return [SLIDING] * count
+    source = _CONFIG_CLASS.get(view.model_type, "Qwen2Config")
+    first = view.int_or_default("max_window_layers", 28, source, minimum=0)
+    if view.model_type == "qwen2_moe":
+        return [SLIDING if i % 2 == 0 and i < first else FULL for i in range(count)]
+    return [SLIDING if i >= first else FULL for i in range(count)]
+
+
 def qwen2(view: ConfigView) -> Layout:
-    """Full attention, except layers from ``max_window_layers`` on when the window is switched on."""
+    """Full attention, except the layers the configuration class slides when the window is switched on."""
     count = num_layers(view)
     window = _window(view)
-    kinds = explicit_layer_types(view, _WINDOW_KINDS, count)
-    if kinds is None:
-        first = 0
-        if window is not None:
-            first = view.int_or_default("max_window_layers", 28, "Qwen2Config", minimum=0)
-        kinds = [SLIDING if window is not None and i >= first else FULL for i in range(count)]
+    kinds = explicit_layer_types(view, _WINDOW_KINDS, count) or _window_kinds(view, count, window)
     by_kind: dict[str, Mechanism] = {FULL: full_attention(view)}
     if SLIDING in kinds:
         if window is None:

@@ -1,0 +1,95 @@
+"""Bytes a transformers cache object really holds, layer by layer.
+
+Every tensor reachable from the cache object is found by walking its attributes (and the dicts, lists
+and objects under them), then *accounted for*: a tensor under one of the attributes that hold cached
+states counts towards its layer; a tensor in :data:`BOOKKEEPING` must be a 0-d scalar and is left out;
+any other tensor fails the measurement, so a new kind of state in a future release cannot slip past
+uncounted. A tensor's bytes are ``numel() × element_size()``: its logical size, which is what the
+engine's formulas describe. (A slice can keep a larger storage alive: right after a prefill of ``t``
+tokens a sliding layer's keys are a view into all ``t``, and after a decode step a view of
+``window - 1`` tokens into a storage of ``window``.)
+"""
+
+# ruff: noqa: RUF002  (the multiplication sign, as the seeds write formulas)
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import FunctionType, ModuleType
+from typing import Any
+
+import torch
+
+CACHE_DATA = frozenset({"keys", "values", "conv_states", "recurrent_states", "indexer_keys"})
+"""Layer attributes that hold cached states (``DynamicLayer``, ``DynamicSlidingWindowLayer``,
+``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, transformers 5.24.0)."""
+
+BOOKKEEPING = {
+    "_sliding_window_tensor": "DynamicSlidingWindowLayer keeps its window size as a 0-d int64 tensor",
+}
+"""Layer attributes that are tensors but not cached states, and why."""
+
+PER_LAYER_LISTS = ("layers", "linear_cache")
+"""Cache attributes indexed by layer: the layer objects, and ``MiniMaxCache.linear_cache`` where the
+lightning-attention layers keep their state tensors (``modeling_minimax.py``)."""
+
+
+class UnaccountedTensor(AssertionError):
+    """A tensor in the cache object that is neither cached state nor known bookkeeping."""
+
+
+def tensors_in(value: Any, path: str, seen: set[int] | None = None) -> Iterator[tuple[str, torch.Tensor]]:
+    """Every tensor reachable from ``value``, with a path such as ``layers[3].conv_states[0]``."""
+    seen = set() if seen is None else seen
+    if isinstance(value, torch.Tensor):
+        yield path, value
+        return
+    if id(value) in seen or isinstance(value, type | ModuleType | FunctionType):
+        return
+    seen.add(id(value))
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from tensors_in(item, f"{path}[{key!r}]", seen)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from tensors_in(item, f"{path}[{index}]", seen)
+    elif hasattr(value, "__dict__"):
+        for name, item in vars(value).items():
+            yield from tensors_in(item, f"{path}.{name}", seen)
+
+
+def nbytes(tensor: torch.Tensor) -> int:
+    """The tensor's logical size in bytes: ``numel × element_size``."""
+    return tensor.numel() * tensor.element_size()
+
+
+def layer_bytes(layer: Any, where: str) -> int:
+    """Bytes of cached state in one layer entry: a layer object, or bare state (a tensor, or an empty
+    list where ``MiniMaxCache`` has no state for a softmax-attention layer)."""
+    if isinstance(layer, torch.Tensor | list | tuple | dict):
+        return sum(nbytes(tensor) for _, tensor in tensors_in(layer, where))
+    total = 0
+    for name, value in vars(layer).items():
+        for path, tensor in tensors_in(value, f"{where}.{name}"):
+            if name in CACHE_DATA:
+                total += nbytes(tensor)
+            elif name not in BOOKKEEPING:
+                raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} {tensor.dtype} is not a known state")
+            elif tensor.dim() != 0:
+                raise UnaccountedTensor(f"{path}: bookkeeping tensor with shape {tuple(tensor.shape)}")
+    return total
+
+
+def cache_bytes(cache: Any, num_layers: int) -> list[int]:
+    """Bytes held for each of the model's ``num_layers`` layers; a layer with no entry holds 0."""
+    per_layer = [0] * num_layers
+    for name, value in vars(cache).items():
+        if name not in PER_LAYER_LISTS:
+            for path, tensor in tensors_in(value, name):
+                raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not under a layer")
+            continue
+        if len(value) > num_layers:
+            raise UnaccountedTensor(f"{name} has {len(value)} entries for {num_layers} layers")
+        for index, entry in enumerate(value):
+            per_layer[index] += layer_bytes(entry, f"{name}[{index}]")
+    return per_layer

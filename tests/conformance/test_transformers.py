@@ -1,0 +1,170 @@
+"""The engine's ``transformers`` layout, byte for byte against Hugging Face transformers on the CPU.
+
+For every ``model_type`` an adapter exists for and transformers implements, a scaled-down config of
+that type (:mod:`.configs`) is read twice: by ``layout_from_config`` and the engine, and by transformers,
+which builds the model with random weights, runs a forward pass with the cache on, and hands back its
+cache object. Every tensor in that object is summed per layer (:mod:`.measure`) and must equal the
+engine's bytes for the same config, dtype, batch and sequence length, per layer, per layer group and in
+total: after a prefill at a length inside every window and at one beyond every window (bf16 and fp32),
+and after each single-token decode step from the first length to the second (bf16).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+import torch
+from huggingface_hub import constants as hub_constants
+from transformers import CONFIG_MAPPING, AutoConfig, AutoModelForCausalLM, __version__
+
+from registry.engine import CacheResult, Layout, compute
+from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layout_from_config
+from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
+from tests.conformance.measure import cache_bytes
+
+pytestmark = pytest.mark.slow
+
+TRANSFORMERS_VERSION = "5.24.0"
+"""The release pinned in the ``test`` extras; the engine's bare ``transformers`` layout describes it."""
+
+NOT_IN_TRANSFORMERS = {
+    "kimi_k2": (
+        "Kimi K2 checkpoints name model_type kimi_k2 and ship their own modeling code (a DeepSeek-V3 "
+        "architecture); transformers has no kimi_k2 configuration or model"
+    ),
+    "minimax_text_01": (
+        "MiniMax-Text-01 checkpoints ship their own modeling code under model_type minimax_text_01; "
+        "transformers implements the architecture as model_type minimax, which is tested"
+    ),
+}
+"""Adapter model types transformers does not implement, and why; every other one has a case."""
+
+CASES = all_cases()
+_BY_NAME = {case.name: case for case in CASES}
+DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
+
+
+def _params(cases: list[Case]) -> list[Any]:
+    """One pytest param per case; a case with a known divergence is a strict expected failure."""
+    return [
+        pytest.param(
+            case,
+            id=case.name,
+            marks=[pytest.mark.xfail(reason=case.divergence, strict=True)] if case.divergence else [],
+        )
+        for case in cases
+    ]
+
+
+def _model(case: Case, dtype: str) -> torch.nn.Module:
+    return _built(case.name, dtype)
+
+
+@functools.cache
+def _built(name: str, dtype: str) -> torch.nn.Module:
+    """The named case's causal LM with random weights, in ``dtype``, built once per session."""
+    case = _BY_NAME[name]
+    config = AutoConfig.for_model(**case.config)
+    if case.decoder_only:
+        config = config.get_text_config(decoder=True)
+    torch.manual_seed(0)
+    model: torch.nn.Module = AutoModelForCausalLM.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
+    return model.eval()
+
+
+def _tokens(count: int, seed: int) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(3, 64, (BATCH, count), generator=generator)
+
+
+def _forward(model: torch.nn.Module, ids: torch.Tensor, cache: Any = None) -> Any:
+    with torch.no_grad():
+        return model(input_ids=ids, cache=cache, use_cache=True).cache
+
+
+def _engine(case: Case, layout: Layout, tokens: int, dtype: str) -> CacheResult:
+    """The engine's ``transformers`` layout for the same config, dtype, batch and length."""
+    return compute(
+        layout,
+        context_tokens=tokens,
+        batch=BATCH,
+        kv_dtype=dtype,
+        model_dtype=dtype,
+        state_dtype=case.state_dtype(dtype),
+        engine="transformers",
+    )
+
+
+def assert_conforms(measured: list[int], result: CacheResult, where: str) -> None:
+    """Measured bytes equal the engine's, layer by layer, group by group and in total."""
+    assert result.computable, (
+        f"{where}: engine could not compute: {result.not_computable or result.unsupported}"
+    )
+    for group in result.groups:
+        name = f"{where}: {group.mechanism} layers {group.layers}"
+        assert group.bytes_at_context is not None
+        per_layer, rest = divmod(group.bytes_at_context, group.layer_count)
+        assert rest == 0, f"{name}: {group.bytes_at_context} B do not split evenly over the group"
+        assert [measured[i] for i in group.layers] == [per_layer] * group.layer_count, name
+        assert sum(measured[i] for i in group.layers) == group.bytes_at_context, name
+    assert sum(measured) == result.total_bytes, f"{where}: total"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _offline_and_pinned() -> None:
+    assert hub_constants.HF_HUB_OFFLINE, "HF_HUB_OFFLINE must be set before huggingface_hub is imported"
+    assert __version__ == TRANSFORMERS_VERSION, (
+        "the test extras pin the transformers these rules were read at"
+    )
+
+
+def test_every_adapter_type_is_tested_or_excused() -> None:
+    tested = {case.model_type for case in CASES}
+    assert not tested & NOT_IN_TRANSFORMERS.keys()
+    assert tested | NOT_IN_TRANSFORMERS.keys() == set(SUPPORTED_MODEL_TYPES)
+
+
+def test_excused_types_really_are_missing_from_transformers() -> None:
+    assert not [name for name in NOT_IN_TRANSFORMERS if name in CONFIG_MAPPING]
+
+
+def test_cases_reach_past_every_window() -> None:
+    """The long sequence overruns every window and chunk, the short one none."""
+    assert SHORT < WINDOW < LONG
+    for case in CASES:
+        fields = {**case.config, **case.config.get("text_config", {})}
+        bounds = [fields.get(name) for name in ("sliding_window", "attention_chunk_size")]
+        assert all(bound is None or SHORT < bound < LONG for bound in bounds), case.name
+
+
+@pytest.mark.parametrize("tokens", [SHORT, LONG])
+@pytest.mark.parametrize("dtype", list(DTYPES))
+@pytest.mark.parametrize("case", _params(CASES))
+def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
+    layout = layout_from_config(case.config)
+    cache = _forward(_model(case, dtype), _tokens(tokens, seed=tokens))
+    measured = cache_bytes(cache, layout.num_layers)
+    assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
+
+
+@pytest.mark.parametrize("case", _params(CASES))
+def test_decode_steps_match_the_engine(case: Case) -> None:
+    """After each generated token, across the window boundary: the cache ``generate`` would hold."""
+    dtype = "bf16"
+    layout = layout_from_config(case.config)
+    model = _model(case, dtype)
+    cache = _forward(model, _tokens(SHORT, seed=1))
+    previous = sum(cache_bytes(cache, layout.num_layers))
+    for tokens in range(SHORT + 1, LONG + 1):
+        cache = _forward(model, _tokens(1, seed=tokens), cache)
+        measured = cache_bytes(cache, layout.num_layers)
+        result = _engine(case, layout, tokens, dtype)
+        assert_conforms(measured, result, f"{case.name} decode t={tokens}")
+        if tokens > WINDOW:
+            assert result.bytes_per_token is not None
+            assert sum(measured) - previous == BATCH * result.bytes_per_token, (
+                f"{case.name} growth t={tokens}"
+            )
+        previous = sum(measured)
