@@ -28,6 +28,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/registry check
+	$(BIN)/registry db
+	$(BIN)/registry site
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

@@ -136,6 +136,13 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
                 "methodology": _PROSE.format(model=model_id) * 2, "related": [model_id], "tags": ["synthetic"],
             }
             if kind == "benchmark":
+                body["precision"] = {"weights": "bf16", "kv_cache": "bf16"}
+                body["engine"] = f"engines/engine-{rng.randrange(counts['engines']):05d}"
+                body["engine_version"] = "1.0"
+                body["hardware"] = f"hardware/gpu-{rng.randrange(counts['hardware']):05d}"
+                body["hardware_count"] = 8
+                body["workload"] = {"description": "synthetic long-context prompts", "input_tokens": context,
+                                    "output_tokens": 256, "concurrency": 1}
                 body["measured_ttft"] = f"{rng.randint(1, 90) / 10} s"
             lines = [f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json", "# generated for the benchmark", *_dump(body)]
             (out / "records" / folder / f"{slug}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")

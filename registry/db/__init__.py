@@ -1,0 +1,57 @@
+"""SQL over the registry: an embedded DuckDB file built from the checked records and the engine's
+results, read-only queries against it, and a Parquet export of every table.
+
+::
+
+    records ──check──▶ index ──rows (Arrow, column-wise)──▶ build/registry.duckdb ──▶ query | Parquet
+
+The tables and their columns are defined once, in :data:`TABLES`; the site's table reference is
+rendered from the same definitions.
+
+Errors (all :class:`registry._errors.RegistryError`, so the command line prints their message)::
+
+    RegistryError
+    ├── BuildRefused   the registry has errors; carries the check result
+    └── QueryError     the SQL could not run; DuckDB's message
+"""
+
+from registry.db._build import (
+    DEFAULT_DATABASE,
+    BuildRefused,
+    BuildReport,
+    build_database,
+    build_index,
+    database_path,
+    ensure_database,
+    fingerprint,
+    registry_tables,
+    stored_fingerprint,
+)
+from registry.db._engine_results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
+from registry.db._export import export_parquet
+from registry.db._query import FORMATS, QueryError, QueryResult, run_query
+from registry.db._tables import TABLES, Column, Table
+
+__all__ = [
+    "CONTEXT_LADDER",
+    "DEFAULT_DATABASE",
+    "ENGINE_LAYOUTS",
+    "FORMATS",
+    "KV_DTYPES",
+    "TABLES",
+    "BuildRefused",
+    "BuildReport",
+    "Column",
+    "QueryError",
+    "QueryResult",
+    "Table",
+    "build_database",
+    "build_index",
+    "database_path",
+    "ensure_database",
+    "export_parquet",
+    "fingerprint",
+    "registry_tables",
+    "run_query",
+    "stored_fingerprint",
+]

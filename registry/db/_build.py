@@ -1,0 +1,277 @@
+"""Building the database file: from a checked registry to tables, loaded in bulk, written atomically.
+
+The build runs the whole check first and refuses a registry with errors, so every row comes from a
+record that passed. Tables are built column by column as Arrow arrays and loaded with one
+``INSERT ... SELECT`` each. The file is written beside the target under a temporary name and renamed
+into place, so a reader sees the previous file or the new one, never half of one, and a failed build
+leaves the previous file as it was.
+
+The ``metadata`` table records a *fingerprint*: a hash of every record file's path and bytes, the tool's
+version and its source. ``registry query`` rebuilds whenever the fingerprint differs, which mtimes alone
+cannot tell (a checkout restores old mtimes; an edit can keep the size).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from registry._check import CheckResult
+from registry._diagnostics import Severity
+from registry._errors import RegistryError
+from registry._index import RegistryIndex
+from registry.db._tables import METADATA, TABLES, Column, Table
+from registry.db._values import Columns, decimal_array
+
+FORMAT_VERSION = "1"
+"""The version of the table layout; a change makes every existing file stale."""
+
+DEFAULT_DATABASE = Path("build") / "registry.duckdb"
+"""Where ``registry db`` writes, relative to the registry root."""
+
+
+class BuildRefused(RegistryError):
+    """The registry has errors; the database is built only from a registry that checks clean."""
+
+    def __init__(self, result: CheckResult) -> None:
+        self.result = result
+        errors = result.count(Severity.ERROR)
+        plural = "error" if errors == 1 else "errors"
+        super().__init__(
+            f"the registry has {errors} {plural}; the database is built only from records that check "
+            "clean (run 'registry check' to see them)"
+        )
+
+
+@dataclass
+class BuildReport:
+    """What a build wrote: the file, rows per table, and where the time went (seconds)."""
+
+    path: Path
+    fingerprint: str
+    rows: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total_rows(self) -> int:
+        return sum(self.rows.values())
+
+
+def database_path(root: Path, out: Path | None = None) -> Path:
+    """The database file: ``out`` (relative to the working folder), else ``build/registry.duckdb``
+    under ``root``."""
+    return out if out is not None else root / DEFAULT_DATABASE
+
+
+# ---------------------------------------------------------------- fingerprint
+
+
+def tool_version() -> str:
+    """The package version and a hash of its source: computed numbers change when the code does."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version("inference-efficiency-registry")
+    except PackageNotFoundError:
+        release = "unknown"
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode())
+        digest.update(source.read_bytes())
+    return f"{release}+{digest.hexdigest()[:16]}"
+
+
+def fingerprint(root: Path) -> str:
+    """A hash of every record file (path and bytes), the table layout version and the tool version."""
+    from registry._check import discover
+
+    digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
+    files, _ = discover(root)
+    for relative in files:
+        with open(root / relative, "rb") as handle:  # in blocks: a 50 MB file is hashed, never held whole
+            digest.update(f"{relative}\0{os.fstat(handle.fileno()).st_size}\0".encode())
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _column_builders(index: RegistryIndex) -> dict[str, Callable[[], Columns]]:
+    """Each data table's builder; the models' layouts are worked out once and shared."""
+    from registry.db import _rows_models as m
+    from registry.db import _rows_records as r
+    from registry.db import _rows_runs as u
+
+    found = cache(lambda: m.models(index))
+    return {
+        "records": lambda: r.records_columns(index),
+        "models": lambda: m.models_columns(found()),
+        "layer_groups": lambda: m.layer_groups_columns(found()),
+        "runs": lambda: u.runs_columns(index),
+        "claims": lambda: u.claims_columns(index),
+        "kv_at_context": lambda: m.kv_at_context_columns(found()),
+        "engines": lambda: r.engines_columns(index),
+        "hardware": lambda: r.hardware_columns(index),
+        "links": lambda: r.links_columns(index),
+    }
+
+
+def arrow_table(table: Table, columns: Columns) -> pa.Table:
+    """The columns as one Arrow table (``{}`` is an empty table). Types are the declared ones, except
+    that a decimal column whose values all fit 64 bits travels as ``int64`` (:func:`decimal_array`);
+    the database's declared types apply on insert."""
+    names = table.column_names
+    if not columns:
+        columns = {name: [] for name in names}
+    if columns.keys() != set(names):
+        extra, missing = sorted(columns.keys() - set(names)), sorted(set(names) - columns.keys())
+        raise ValueError(f"table {table.name}: extra columns {extra}, missing columns {missing}")
+    if len({len(values) for values in columns.values()}) > 1:
+        raise ValueError(f"table {table.name}: columns of different lengths")
+    arrays = [_array(table.name, column, columns[column.name]) for column in table.columns]
+    return pa.Table.from_arrays(arrays, names=list(names))
+
+
+def _array(table: str, column: Column, values: list[Any]) -> pa.Array:
+    scale = column.scale
+    try:
+        return pa.array(values, type=column.arrow) if scale is None else decimal_array(values, scale)
+    except (pa.ArrowException, OverflowError, UnicodeError) as error:
+        # A value the check let through but the column cannot hold: a size beyond the column's
+        # integer type, or text that is not Unicode (a lone surrogate inside a verbatim config).
+        raise RegistryError(f"{table}.{column.name} cannot hold a value of the records: {error}") from None
+
+
+def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
+    """Every data table of the registry as Arrow (``metadata`` is added when the file is written)."""
+    builders = _column_builders(index)
+    wanted = [table for table in TABLES if table.name in builders]
+    # Bulk allocation: cyclic collections over hundreds of thousands of new, acyclic values would
+    # cost more than the whole build and free nothing.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return {table.name: arrow_table(table, builders[table.name]()) for table in wanted}
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _metadata(fingerprint_text: str, records: int) -> pa.Table:
+    import duckdb
+
+    values = {
+        "fingerprint": fingerprint_text,
+        "tool_version": tool_version(),
+        "format_version": FORMAT_VERSION,
+        "records": str(records),
+        "duckdb_version": duckdb.__version__,
+    }
+    return arrow_table(METADATA, {"key": list(values), "value": list(values.values())})
+
+
+# ---------------------------------------------------------------- writing the file
+
+
+def write_database(tables: dict[str, pa.Table], path: Path) -> dict[str, float]:
+    """Create every table with its declared types and load it in bulk, into a temporary file beside
+    ``path`` that replaces it only when complete. Returns the seconds spent loading."""
+    import duckdb
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.parent / f".{path.name}.{uuid.uuid4().hex}.tmp"
+    started = time.perf_counter()
+    try:
+        connection = duckdb.connect(str(temporary))
+        try:
+            for table in TABLES:
+                connection.execute(table.create_statement())
+                connection.register("incoming", tables[table.name])
+                connection.execute(f'INSERT INTO "{table.name}" SELECT * FROM incoming')
+                connection.unregister("incoming")
+            connection.execute("CHECKPOINT")
+        finally:
+            connection.close()
+        os.replace(temporary, path)
+    finally:
+        for leftover in (temporary, temporary.with_name(temporary.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+    return {"load": time.perf_counter() - started}
+
+
+def build_index(index: RegistryIndex, path: Path, fingerprint_text: str) -> BuildReport:
+    """Build the database at ``path`` from an index that has already been checked.
+
+    An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
+    at someone's own file must not destroy it.
+    """
+    if path.exists() and stored_fingerprint(path) is None:
+        raise RegistryError(f"{path} exists and is not a registry database; not replacing it")
+    started = time.perf_counter()
+    tables = registry_tables(index)
+    tables["metadata"] = _metadata(fingerprint_text, len(index.entries))
+    report = BuildReport(path, fingerprint_text, {name: t.num_rows for name, t in tables.items()})
+    report.seconds["tables"] = time.perf_counter() - started
+    report.seconds.update(write_database(tables, path))
+    return report
+
+
+def build_database(root: Path, out: Path | None = None) -> BuildReport:
+    """Check the registry at ``root`` and, when it has no errors, build its database file.
+
+    Raises :class:`BuildRefused` (carrying the check result) when the check finds errors.
+    """
+    from registry._check import check
+
+    text = fingerprint(root)  # before the check: an edit made during the build makes the file stale
+    started = time.perf_counter()
+    result = check(root)
+    checked = time.perf_counter() - started
+    if not result.ok:
+        raise BuildRefused(result)
+    report = build_index(result.index, database_path(root, out), text)
+    report.seconds = {"check": checked, **report.seconds}
+    return report
+
+
+def stored_fingerprint(path: Path) -> str | None:
+    """The fingerprint a database file was built with; None for a missing or unreadable file."""
+    import duckdb
+
+    if not path.is_file():
+        return None
+    try:
+        connection = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        found = connection.execute("SELECT value FROM metadata WHERE key = 'fingerprint'").fetchone()
+    except duckdb.Error:
+        return None
+    finally:
+        connection.close()
+    return None if found is None else str(found[0])
+
+
+def ensure_database(root: Path, out: Path | None = None) -> tuple[Path, BuildReport | None]:
+    """The database file, built first when it is missing or its fingerprint is not the registry's.
+
+    Returns the path and the build's report (None when the file was already current).
+    """
+    path = database_path(root, out)
+    if stored_fingerprint(path) == fingerprint(root):
+        return path, None
+    return path, build_database(root, out)

@@ -1,0 +1,100 @@
+"""The formula engine as the database asks it: which engine layouts, which dtypes, which contexts.
+
+Results are memoised on the layout itself, so a thousand records of one model cost one computation
+per setting.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from registry._records import Model
+from registry.engine.compute import CacheResult, compute
+from registry.engine.engines import ENGINE_KEYS, UnknownEngineError, get_engine
+from registry.engine.layout import Layout
+
+
+def _distinct_layouts() -> tuple[str, ...]:
+    """Every engine layout key once: an alias for the same rules (``transformers@5`` is the current
+    ``transformers``) is left out, so a query never sees two identical rows under two names."""
+    seen: set[str] = set()
+    keys: list[str] = []
+    for key in ENGINE_KEYS:
+        title = get_engine(key).title
+        if title not in seen:
+            seen.add(title)
+            keys.append(key)
+    return tuple(keys)
+
+
+ENGINE_LAYOUTS: tuple[str, ...] = _distinct_layouts()
+"""The engine layouts the per-model tables are computed for, ``ideal`` first."""
+
+KV_DTYPES: tuple[str, ...] = ("bf16", "fp8", "q8_0", "q4_0")
+"""KV formats of ``kv_at_context``: the unquantized default, the serving engines' fp8, and
+llama.cpp's two block formats. An engine that cannot store a format gets a row saying so."""
+
+CONTEXT_LADDER: tuple[tuple[str, int], ...] = (
+    ("4K", 4 * 1024),
+    ("32K", 32 * 1024),
+    ("128K", 128 * 1024),
+    ("1M", 1024 * 1024),
+)
+"""The standard contexts; K is 1,024 tokens and M 1,048,576, as context lengths are counted."""
+
+
+def model_layout_or_error(model: Model) -> tuple[Layout | None, str | None]:
+    """The model's cache layout, or why there is none (an unsupported ``model_type``, a bad field)."""
+    from registry._geometry import model_layout
+
+    try:
+        return model_layout(model), None
+    except ValueError as error:
+        return None, str(error) or type(error).__name__
+
+
+@lru_cache(maxsize=1 << 16)
+def cache_result(
+    layout: Layout,
+    engine: str,
+    kv_dtype: str,
+    context_tokens: int,
+    batch: int = 1,
+    state_dtype: str | None = None,
+    include_mtp: bool = False,
+    model_dtype: str | None = None,
+) -> CacheResult | str:
+    """The engine's result, or the reason it could not compute one (a message, never an exception)."""
+    try:
+        return compute(
+            layout,
+            context_tokens=context_tokens,
+            batch=batch,
+            kv_dtype=kv_dtype,
+            state_dtype=state_dtype,
+            engine=engine,
+            include_mtp=include_mtp,
+            model_dtype=model_dtype,
+        )
+    except ValueError as error:
+        return str(error)
+
+
+def engine_key(written: str) -> str | None:
+    """The formula engine's layout for a record's ``layout`` field: the field itself when the engine
+    has rules for it as written, else None.
+
+    A version pin the rules were not read at (``sglang@0.5.7``) is not mapped to another release: the
+    check does not, so neither do the database and the site.
+    """
+    try:
+        get_engine(written)
+    except UnknownEngineError:
+        return None
+    return written
+
+
+def reasons(result: CacheResult) -> str | None:
+    """Why a result has no total, in one line (NULL when it has one)."""
+    parts = [*result.unsupported, *result.not_computable]
+    return "; ".join(parts) if parts else None

@@ -1,0 +1,165 @@
+"""Running SQL against the database file, read-only, and rendering the answer.
+
+Renderers are chosen by name from :data:`FORMATS`. Exact decimals stay exact: a whole number of bytes
+prints without a decimal point in every format, and JSON carries it as a JSON integer however large.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from registry._errors import RegistryError
+
+
+class QueryError(RegistryError):
+    """The SQL could not run: the message is DuckDB's, which names the problem and its position."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """Column names, their SQL types, and the rows, as DuckDB returns them."""
+
+    columns: tuple[str, ...]
+    types: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+
+
+def run_query(path: Path, sql: str, parameters: Sequence[Any] | None = None) -> QueryResult:
+    """Run ``sql`` on the database at ``path`` through a read-only connection.
+
+    ``parameters`` fill ``?`` placeholders; values are never spliced into the SQL text.
+    """
+    import duckdb
+
+    try:
+        connection = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as error:
+        raise QueryError(f"cannot open {path}: {_first_line(error)}") from None
+    try:
+        cursor = connection.execute(sql, parameters) if parameters is not None else connection.execute(sql)
+        if cursor.description is None:
+            return QueryResult((), (), [])
+        columns = tuple(str(d[0]) for d in cursor.description)
+        types = tuple(str(d[1]) for d in cursor.description)
+        return QueryResult(columns, types, cursor.fetchall())
+    except duckdb.Error as error:
+        raise QueryError(f"SQL error: {error}") from None
+    finally:
+        connection.close()
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+# ---------------------------------------------------------------- values
+
+
+def plain(value: Any) -> Any:
+    """A value in its JSON form: whole decimals as ints, other decimals as numbers when the JSON text
+    reads back as the same decimal (else as text), dates as ISO text, lists and structs element-wise."""
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value():
+            return int(value)
+        as_float = float(value)  # written as its shortest repr, which must read back as the decimal
+        return as_float if Decimal(repr(as_float)) == value else str(value.normalize())
+    if isinstance(value, datetime.date | datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    return value
+
+
+def text(value: Any) -> str:
+    """A value as one cell of text: NULL is empty, decimals without trailing zeros, lists in brackets."""
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value():
+            return str(int(value))
+        return format(value.normalize(), "f")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(plain(value), ensure_ascii=False)
+    if isinstance(value, datetime.date | datetime.datetime):
+        return value.isoformat()
+    return str(value)
+
+
+# ---------------------------------------------------------------- formats
+
+
+def _numeric(sql_type: str) -> bool:
+    return sql_type.split("(")[0] in {
+        "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+        "UBIGINT", "UHUGEINT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMBER",
+    }
+
+
+def as_table(result: QueryResult) -> str:
+    """Aligned columns for a terminal: numbers to the right, a rule under the header, a row count."""
+    cells = [[text(v).replace("\n", " ") for v in row] for row in result.rows]
+    widths = [max([len(name), *(len(row[i]) for row in cells)]) for i, name in enumerate(result.columns)]
+    right = [_numeric(t) for t in result.types]
+
+    def line(values: Sequence[str]) -> str:
+        padded = [v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right, strict=True)]
+        return "  ".join(padded).rstrip()
+
+    lines = [line(result.columns), "  ".join("-" * w for w in widths)]
+    lines.extend(line(row) for row in cells)
+    count = len(result.rows)
+    lines.append(f"({count} row{'s' if count != 1 else ''})")
+    return "\n".join(lines) + "\n"
+
+
+def as_csv(result: QueryResult) -> str:
+    """RFC 4180 CSV with a header row; NULL is an empty field."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows([text(v) for v in row] for row in result.rows)
+    return buffer.getvalue()
+
+
+def as_json(result: QueryResult) -> str:
+    """A JSON array with one object per row, keyed by column name."""
+    objects = [dict(zip(result.columns, (plain(v) for v in row), strict=True)) for row in result.rows]
+    return json.dumps(objects, ensure_ascii=False, indent=2) + "\n"
+
+
+def markdown_cell(value: Any) -> str:
+    """One Markdown table cell: pipes escaped, line breaks folded, HTML-significant characters escaped."""
+    cell = text(value).replace("\\", "\\\\").replace("|", "\\|")
+    cell = cell.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return " ".join(cell.split()) if "\n" in cell or "\r" in cell else cell
+
+
+def as_markdown(result: QueryResult) -> str:
+    """A Markdown (GitHub-flavoured) table; numbers aligned right."""
+    header = "| " + " | ".join(markdown_cell(c) for c in result.columns) + " |"
+    rule = "| " + " | ".join("---:" if _numeric(t) else "---" for t in result.types) + " |"
+    body = ["| " + " | ".join(markdown_cell(v) for v in row) + " |" for row in result.rows]
+    return "\n".join([header, rule, *body]) + "\n"
+
+
+FORMATS: dict[str, Callable[[QueryResult], str]] = {
+    "table": as_table,
+    "csv": as_csv,
+    "json": as_json,
+    "markdown": as_markdown,
+}
+"""Every output format of ``registry query``, by name."""

@@ -1,0 +1,249 @@
+"""Rows of the model tables: models, layer_groups and kv_at_context."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from registry._index import RegistryIndex
+from registry._records import Model
+from registry.db._engine_results import (
+    CONTEXT_LADDER,
+    ENGINE_LAYOUTS,
+    KV_DTYPES,
+    cache_result,
+    model_layout_or_error,
+    reasons,
+)
+from registry.db._values import Columns, as_json, columns_of
+from registry.engine.compute import CacheResult, GroupResult
+from registry.engine.layout import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    LayerGroup,
+    Layout,
+    Mechanism,
+    SlidingWindow,
+)
+
+Row = dict[str, Any]
+
+_COUNT_COLUMNS = {
+    "attention": "full_attention_layers",
+    "sliding-window": "sliding_window_layers",
+    "chunked": "chunked_layers",
+    "mla": "mla_layers",
+    "recurrent": "recurrent_layers",
+    "compressed": "compressed_layers",
+    "shared": "shared_layers",
+    "no-cache": "no_cache_layers",
+}
+
+
+def models(index: RegistryIndex) -> list[tuple[Model, Layout | None, str | None]]:
+    """Every model record with its layout, or the reason it has none.
+
+    Models whose layer groups are equal get one shared layout object (a layout's ``model_type`` and
+    notes name it but change no byte), so the memoised engine computes each geometry once however
+    many records state it.
+    """
+    shared: dict[tuple[object, ...], Layout] = {}
+    found: list[tuple[Model, Layout | None, str | None]] = []
+    for entry in index.of_kind("model"):
+        assert isinstance(entry.record, Model)
+        layout, error = model_layout_or_error(entry.record)
+        if layout is not None:
+            layout = shared.setdefault((layout.groups, layout.mtp_groups), layout)
+        found.append((entry.record, layout, error))
+    return found
+
+
+def _one(values: Iterable[Any]) -> Any:
+    """The value every layer agrees on; None when they differ or there is none."""
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else None
+
+
+def _dimensions(mechanism: Mechanism) -> Row:
+    """The sizes a mechanism states, by column name (a compressed layer's entry sizes included)."""
+    inner = mechanism.inner if isinstance(mechanism, Compressed) else mechanism
+    return {
+        "num_kv_heads": getattr(inner, "num_kv_heads", None),
+        "head_dim": getattr(inner, "head_dim", None),
+        "v_head_dim": getattr(inner, "v_head_dim", None),
+        "window": getattr(mechanism, "window", None),
+        "chunk": getattr(mechanism, "chunk", None),
+        "kv_lora_rank": getattr(inner, "kv_lora_rank", None),
+        "qk_rope_head_dim": getattr(inner, "qk_rope_head_dim", None),
+        "compress_ratio": getattr(mechanism, "ratio", None),
+        "index_head_dim": getattr(mechanism, "index_head_dim", None),
+    }
+
+
+def _geometry(layout: Layout) -> Row:
+    mechanisms = layout.mechanisms()
+    attention = [m for m in mechanisms if isinstance(m, Attention | SlidingWindow | Chunked)]
+    mla = [m for m in mechanisms if isinstance(m, MLA)]
+    row: Row = {
+        "num_layers": layout.num_layers,
+        "mtp_layers": sum(group.count for group in layout.mtp_groups),
+        "num_kv_heads": _one(m.num_kv_heads for m in attention),
+        "head_dim": _one(m.head_dim for m in attention),
+        "v_head_dim": _one(m.v_head_dim for m in attention),
+        "kv_lora_rank": _one(m.kv_lora_rank for m in mla),
+        "qk_rope_head_dim": _one(m.qk_rope_head_dim for m in mla),
+        "sliding_window": _one(m.window for m in mechanisms if isinstance(m, SlidingWindow)),
+        "attention_chunk": _one(m.chunk for m in mechanisms if isinstance(m, Chunked)),
+    }
+    for column in _COUNT_COLUMNS.values():
+        row[column] = 0
+    for mechanism in mechanisms:
+        row[_COUNT_COLUMNS[mechanism.kind]] += 1
+    return row
+
+
+def _blank_geometry() -> Row:
+    names = ("num_layers", "mtp_layers", "num_kv_heads", "head_dim", "v_head_dim", "kv_lora_rank",
+             "qk_rope_head_dim", "sliding_window", "attention_chunk", *_COUNT_COLUMNS.values())
+    return dict.fromkeys(names)
+
+
+def models_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+    """One row per model: identity, where its geometry comes from, and the geometry columns."""
+    from registry._geometry import model_fields
+
+    rows: list[Row] = []
+    for model, layout, error in found:
+        heads = model_fields(model).get("num_attention_heads")
+        source = model.config_source
+        row: Row = {
+            "id": model.id,
+            "name": model.name,
+            "org": model.org,
+            "family": model.family,
+            "params_total_b": model.params_total_b,
+            "params_active_b": model.params_active_b,
+            "release_date": _date(model.release_date),
+            "license": model.license,
+            "max_context_tokens": model.max_context_tokens,
+            "geometry": "config" if model.config is not None else "layout",
+            "model_type": model.config.get("model_type") if model.config is not None else None,
+            "config_repository": source.repository if source else None,
+            "config_revision": source.revision if source else None,
+            "num_attention_heads": heads if isinstance(heads, int) else None,
+            **(_geometry(layout) if layout is not None else _blank_geometry()),
+            "layout_error": error,
+            "config": as_json(model.config),
+        }
+        if not isinstance(row["model_type"], str):
+            row["model_type"] = None
+        rows.append(row)
+    return columns_of(rows)
+
+
+def _date(text: str | None) -> Any:
+    import datetime
+
+    return None if text is None else datetime.date.fromisoformat(text)
+
+
+def layer_groups_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+    """One row per model, engine layout and layer group (multi-token-prediction groups last)."""
+    rows: list[Row] = []
+    for model, layout, _ in found:
+        if layout is None:
+            continue
+        groups = (*layout.groups, *layout.mtp_groups)
+        for engine in ENGINE_LAYOUTS:
+            result = cache_result(layout, engine, "bf16", CONTEXT_LADDER[0][1], include_mtp=True)
+            outcomes = result.groups if isinstance(result, CacheResult) else (None,) * len(groups)
+            for position, (group, outcome) in enumerate(zip(groups, outcomes, strict=True)):
+                mtp = position >= len(layout.groups)
+                rows.append(_group_row(model.id, engine, position, group, mtp, outcome, result))
+    return columns_of(rows)
+
+
+def _group_row(
+    model_id: str, engine: str, position: int, group: LayerGroup, mtp: bool,
+    outcome: GroupResult | None, result: CacheResult | str,
+) -> Row:
+    row: Row = {
+        "model_id": model_id,
+        "layout": engine,
+        "group_index": position,
+        "mechanism": group.mechanism.kind,
+        "variant": getattr(group.mechanism, "variant", None),
+        "mtp": mtp,
+        "layer_count": group.count,
+        "layers": list(group.layers),
+        **_dimensions(group.mechanism),
+    }
+    if outcome is None:  # the engine refused the whole computation; its message says why
+        row.update(supported=None, unsupported_reason=None, not_computable=str(result),
+                   kv_bytes_per_token_bf16=None, fixed_bytes_bf16=None)
+        return row
+    row.update(
+        supported=outcome.supported,
+        unsupported_reason=outcome.reason or None,
+        not_computable="; ".join(outcome.not_computable) or None,
+        kv_bytes_per_token_bf16=outcome.bytes_per_token,
+        fixed_bytes_bf16=outcome.fixed_bytes,
+    )
+    return row
+
+
+def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+    """One row per model, engine layout, KV dtype and ladder context, built column by column.
+
+    Models with equal layouts (one geometry, many records) share one list of results.
+    """
+    ladder = [(e, d, label, t) for e in ENGINE_LAYOUTS for d in KV_DTYPES for label, t in CONTEXT_LADDER]
+    by_layout: dict[Layout, list[CacheResult | str]] = {}
+    models: list[Model] = []
+    results: list[CacheResult | str] = []
+    for model, layout, _ in found:
+        if layout is None:
+            continue
+        if layout not in by_layout:
+            by_layout[layout] = [cache_result(layout, e, d, t) for e, d, _, t in ladder]
+        models.extend([model] * len(ladder))
+        results.extend(by_layout[layout])
+    steps = ladder * (len(models) // len(ladder))
+    computed = [r if isinstance(r, CacheResult) else None for r in results]
+    totals = [None if r is None else r.total_bytes for r in computed]
+    return {
+        "model_id": [m.id for m in models],
+        "layout": [step[0] for step in steps],
+        "kv_dtype": [step[1] for step in steps],
+        "context": [step[2] for step in steps],
+        "context_tokens": [step[3] for step in steps],
+        "within_max_context": [
+            None if m.max_context_tokens is None else step[3] <= m.max_context_tokens
+            for m, step in zip(models, steps, strict=True)
+        ],
+        "computable": [total is not None for total in totals],
+        "kv_bytes_per_token": [None if r is None else r.bytes_per_token for r in computed],
+        "total_bytes": totals,
+        "growing_bytes": [None if r is None else r.growing_bytes for r in computed],
+        "window_bytes": [None if r is None else r.window_bytes for r in computed],
+        "fixed_bytes": [None if r is None else r.fixed_bytes for r in computed],
+        "total_gib": [None if total is None else total / 2**30 for total in totals],
+        "not_computable": [r if isinstance(r, str) else reasons(r) for r in results],
+    }
+
+
+def result_columns(result: CacheResult | str) -> Row:
+    """The byte columns a computed result fills, shared by kv_at_context and runs."""
+    if isinstance(result, str):
+        return dict.fromkeys(("kv_bytes_per_token", "total_bytes", "growing_bytes", "window_bytes",
+                              "fixed_bytes"), None) | {"not_computable": result}
+    return {
+        "kv_bytes_per_token": result.bytes_per_token,
+        "total_bytes": result.total_bytes,
+        "growing_bytes": result.growing_bytes,
+        "window_bytes": result.window_bytes,
+        "fixed_bytes": result.fixed_bytes,
+        "not_computable": reasons(result),
+    }
