@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -49,8 +50,18 @@ class CachedResult:
 
 
 def _digest(path: Path) -> str:
+    """The content digest of a regular file. A pipe or a device is never opened (a pipe would block and a
+    device may never end), and a file past the record size limit is known by its size alone: the check
+    refuses it by size, and reading 50 MB to learn that would defeat the limit."""
+    from registry._loader import MAX_FILE_BYTES
+
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        return f"special {stat.S_IFMT(info.st_mode)}"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"size {info.st_size}"
     with open(path, "rb") as handle:
-        return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+        return hashlib.blake2b(handle.read(MAX_FILE_BYTES + 1), digest_size=16).hexdigest()
 
 
 def _tool_fingerprint(root: Path) -> str:

@@ -9,6 +9,7 @@ that does not validate is not indexed, but every other file goes on through ever
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +17,8 @@ from pathlib import Path
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
 from registry._fastload import fast_load_bytes
-from registry._loader import Document
-from registry._records import Record
+from registry._loader import MAX_FILE_BYTES, Document, too_large
+from registry._records import SLUG_PATTERN, Record
 from registry._validate import validate
 from registry.rules import refs
 
@@ -50,6 +51,9 @@ def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
     records_dir = root / "records"
     found: list[str] = []
     diagnostics: list[Diagnostic] = []
+    if records_dir.is_symlink():  # os.walk would follow it: every file read would be outside the registry
+        message = "records/ is a symbolic link; it must be the registry's own folder (a link points anywhere)"
+        return found, [refs.OUTSIDE_RECORDS.diagnostic("records", 1, 1, message)]
     for folder, subfolders, files in os.walk(records_dir, followlinks=False):
         relative_folder = Path(folder).relative_to(root).as_posix()
         for name in list(subfolders):
@@ -72,6 +76,8 @@ def _placement_problem(root: Path, relative: str) -> str:
     name = relative.rsplit("/", 1)[-1]
     if (root / relative).is_symlink():
         return "a symbolic link; records are regular files (a link could point outside records/)"
+    if not (root / relative).is_file():  # a pipe or a device would block the read, or never end
+        return "not a regular file; records are regular files"
     if not name.endswith(".yaml"):
         return f"{name!r} is not a .yaml file; records are records/<collection>/<slug>.yaml"
     if expected_id(relative) is None:
@@ -79,6 +85,9 @@ def _placement_problem(root: Path, relative: str) -> str:
     folder = relative.split("/")[1]
     if folder not in COLLECTIONS:
         return f"records/{folder}/ is not a collection; the collections are {', '.join(sorted(COLLECTIONS))}"
+    if not re.fullmatch(SLUG_PATTERN, name[: -len(".yaml")]):  # else the id it needs could not be written
+        return (f"{name!r} cannot name a record: a file name is lowercase letters, digits, '.', '_' and '-', "
+                "starting with a letter or digit, then .yaml")
     return ""
 
 
@@ -126,6 +135,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
         else:
             loaded.append((path, *found))
     index, index_diagnostics = index_records(root, loaded)
+    index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))
     if formulas:
@@ -140,7 +150,12 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
 def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnostic]:
     """Load and validate one file: the record and its document, or the diagnostics that stop it."""
     try:
-        raw = (root / path).read_bytes()
+        # read no more than a record may hold: a 50 MB file is refused by its size, not loaded first
+        with open(root / path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                return [too_large(path, size)]
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         return [refs.OUTSIDE_RECORDS.diagnostic(path, 1, 1, f"cannot read the file: {error.strerror}")]
     result = fast_load_bytes(path, raw)

@@ -44,7 +44,7 @@ from pydantic import BaseModel
 
 from registry._diagnostics import Diagnostic
 from registry._io import write_atomic
-from registry._loader import load_text
+from registry._loader import MAX_FILE_BYTES, load_text
 from registry._records import KINDS, MODEL_CLASSES
 
 MODELINE = "# yaml-language-server: $schema=../../schemas/{kind}.schema.json"
@@ -468,6 +468,9 @@ def _shown(root: Path, path: Path) -> str:
 def format_file(root: Path, path: Path, *, check: bool = False) -> FileResult:
     """Format one file in place (atomically), or with ``check`` only say whether it would change."""
     shown = _shown(root, path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:  # the check refuses it by size too; parsing 50 MB would take minutes
+        return FileResult(shown, "unreadable", f"{size:,} bytes, more than a record may hold; left untouched")
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")

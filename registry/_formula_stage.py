@@ -20,6 +20,7 @@ from registry._index import Entry, RegistryIndex
 from registry._records import Benchmark, Claim, Hardware, KvEfficiency, Model
 from registry.engine.adapters import (
     ConfigFieldError,
+    ConfigValueError,
     UnsupportedModelType,
     geometry_fields,
 )
@@ -34,6 +35,7 @@ from registry.engine.misapply import Candidate
 from registry.engine.units import Dimension, Quantity, parse_context, parse_quantity
 from registry.engine.variants import VARIANTS, Fields, Run, measure
 from registry.rules import formula as rules
+from registry.rules import schema as schema_rules
 from registry.rules._rule import Rule
 
 RunRecord = KvEfficiency | Benchmark
@@ -80,6 +82,9 @@ class Models:
             return _geometry(model_layout(model), model.config)
         except UnsupportedModelType as error:
             self._report(entry, rules.UNKNOWN_MODEL_TYPE, "/config/model_type", str(error))
+        except ConfigValueError as error:  # a stated but impossible value is an error, not an unknown
+            message = f"{error}; no number about this model can be checked"
+            self._report(entry, schema_rules.INVALID_VALUE, f"/config/{error.field}", message)
         except ConfigFieldError as error:
             message = f"{error}; no number about this model can be checked"
             self._report(entry, rules.NOT_COMPUTABLE, f"/config/{error.field}", message)

@@ -36,6 +36,9 @@ class Entry:
 class RegistryIndex:
     root: Path
     entries: dict[str, Entry] = field(default_factory=dict)
+    broken: set[str] = field(default_factory=set)
+    """Ids whose file exists but did not load or validate: a reference to one is not dangling (the file's
+    own findings say what is wrong), so it is not reported a second time from every record that names it."""
 
     def get(self, record_id: str) -> Entry | None:
         return self.entries.get(record_id)
@@ -112,6 +115,8 @@ def _references_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
 
 def _resolve(index: RegistryIndex, entry: Entry, pointer: str, target: str, kind: str | None) -> Iterator[Diagnostic]:
     found = index.get(target)
+    if found is None and target in index.broken:
+        return
     if found is None:
         line, column = entry.document.locate(pointer)
         yield refs.DANGLING_REFERENCE.diagnostic(entry.path, line, column,
@@ -132,7 +137,7 @@ def _links_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
         pointer = f"/{field_name}"
         for match in WIKI_LINK.finditer(text):
             target = match.group(1).strip()
-            if target != entry.id and index.get(target) is not None:
+            if target != entry.id and (index.get(target) is not None or target in index.broken):
                 continue
             line, column = _position_in_block(entry.document, pointer, text, match.start())
             if target == entry.id:

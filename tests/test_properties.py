@@ -62,3 +62,20 @@ def test_context_parser_raises_only_its_own_error(value: str | int) -> None:
         assert parse_context(value) >= 1
     except QuantityError:
         pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=2**50))
+def test_a_context_is_bounded_the_same_however_it_is_written(tokens: int) -> None:
+    """131072, '131,072' and '128K' are one context; past 2^40 tokens each way of writing it is refused."""
+    from registry.engine.units import MAX_CONTEXT_TOKENS
+
+    kilo = (tokens + 1023) // 1024
+    for written in (tokens, f"{tokens:,}", f"{kilo}K"):
+        expected = tokens if written != f"{kilo}K" else kilo * 1024
+        try:
+            read = parse_context(written)
+        except QuantityError:
+            assert expected > MAX_CONTEXT_TOKENS
+        else:
+            assert read == expected <= MAX_CONTEXT_TOKENS

@@ -179,14 +179,16 @@ _CONTEXT = re.compile(r"^ *(?P<num>[1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*) *(
 def parse_context(text: str | int) -> int:
     """Read a context length the way it is written: ``131072``, ``"131,072"``, ``"128K"``, ``"1M"``.
 
-    ``K`` is 1,024 tokens and ``M`` is 1,048,576, as context lengths are conventionally counted.
+    ``K`` is 1,024 tokens and ``M`` is 1,048,576, as context lengths are conventionally counted. At most
+    :data:`MAX_CONTEXT_TOKENS`, written either way (``"100000000000000000000K"`` is refused as ``2**70``
+    would be).
     """
     if isinstance(text, bool):
         raise QuantityError("a context length is a whole number of tokens, not a boolean")
     if isinstance(text, int):
         if text < 1:
             raise QuantityError(f"a context length is at least 1 token, not {text}")
-        return text
+        return _at_most_max_context(text, str(text))
     match = _CONTEXT.fullmatch(text)
     if match is None:
         raise QuantityError(f"{text!r} is not a context length: write 131072, 131,072, 128K or 1M")
@@ -195,6 +197,17 @@ def parse_context(text: str | int) -> int:
     value = number * factor
     if value < 1:
         raise QuantityError(f"a context length is at least 1 token, not {text!r}")
+    return _at_most_max_context(value, repr(text))
+
+
+MAX_CONTEXT_TOKENS = 2**40
+"""The longest context a record may state (the record model bounds whole numbers the same way)."""
+
+
+def _at_most_max_context(value: int, written: str) -> int:
+    if value > MAX_CONTEXT_TOKENS:
+        limit = f"{MAX_CONTEXT_TOKENS:,} (2^40)"
+        raise QuantityError(f"a context length is at most {limit} tokens, not {written}")
     return value
 
 

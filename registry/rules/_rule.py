@@ -6,6 +6,17 @@ from dataclasses import dataclass
 
 from registry._diagnostics import Diagnostic, Severity
 
+MAX_MESSAGE = 2_000
+"""The longest message or hint a finding carries. Messages quote what they are about, and a record can
+hold a 900 KB value; the longest real message is under 1,000 characters."""
+
+
+def bounded(text: str) -> str:
+    """``text``, or its first :data:`MAX_MESSAGE` characters and how many more there were."""
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return f"{text[:MAX_MESSAGE]}... ({len(text) - MAX_MESSAGE:,} more characters)"
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -27,15 +38,16 @@ class Rule:
     def diagnostic(
         self, path: str, line: int, column: int, message: str, hint: str = "", pointer: str = ""
     ) -> Diagnostic:
-        """A finding of this rule at a place; ``hint`` defaults to the rule's fix."""
+        """A finding of this rule at a place; ``hint`` defaults to the rule's fix. Message and hint are cut
+        at :data:`MAX_MESSAGE` characters."""
         return Diagnostic(
             code=self.code,
             severity=self.severity,
             path=path,
             line=line,
             column=column,
-            message=message,
-            hint=hint or self.fix,
+            message=bounded(message),
+            hint=bounded(hint or self.fix),
             pointer=pointer,
             name=self.name,
         )

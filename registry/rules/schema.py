@@ -54,6 +54,16 @@ INCONSISTENT_FIELDS = _rule(
     "add the companion field the message names, or remove the one that needs it",
 )
 
+TOO_MANY_FINDINGS = _rule(
+    "S007",
+    "too-many-findings",
+    "The file breaks the schema in more places than are listed.",
+    "A file of a megabyte can break the schema in a hundred thousand places; listing them all would take "
+    "longer to compute and to read than fixing the first ones. The first hundred the validator finds are "
+    "listed, and this finding says that more remain.",
+    "fix the findings listed (usually one mistake repeated) and check again",
+)
+
 RULES: tuple[Rule, ...] = (
     MISSING_FIELD,
     UNKNOWN_FIELD,
@@ -61,4 +71,5 @@ RULES: tuple[Rule, ...] = (
     INVALID_VALUE,
     INVALID_QUANTITY,
     INCONSISTENT_FIELDS,
+    TOO_MANY_FINDINGS,
 )

@@ -11,6 +11,7 @@ Errors::
     ValueError
     ├── UnsupportedModelType   no adapter for this model_type (or no model_type at all)
     └── ConfigFieldError       a known model_type whose config lacks or garbles a needed field
+        └── ConfigValueError   ... states it with a value no model can have (-32 layers, '8', 10^99)
 
 :func:`geometry_fields` is separate: it gives the formula-expression evaluator the config's numbers.
 """
@@ -38,6 +39,7 @@ from registry.engine.adapters import (
 )
 from registry.engine.adapters._config import (
     ConfigFieldError,
+    ConfigValueError,
     ConfigView,
     UnsupportedModelType,
     merged_fields,
@@ -150,6 +152,7 @@ def geometry_fields(config: Mapping[str, Any]) -> dict[str, int | float]:
 __all__ = [
     "SUPPORTED_MODEL_TYPES",
     "ConfigFieldError",
+    "ConfigValueError",
     "UnsupportedModelType",
     "geometry_fields",
     "layout_from_config",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from registry.engine.adapters._config import ConfigFieldError, ConfigView
+from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
 from registry.engine.layout import Attention, Layout, Mechanism, SlidingWindow, layout_from_layers
 
 FULL = "full"
@@ -25,9 +25,22 @@ ATTENTION_LAYER_TYPES: Mapping[str, str] = {
 """The ``layer_types`` values transformers uses for attention layers, and the kind each means."""
 
 
-def num_layers(view: ConfigView) -> int:
+MAX_LAYERS = 2_000
+"""The most layers a stack may have (an explicit layout has the same bound in all; the largest published
+stacks have a few hundred). Adapters build one entry per layer, so a count such as 10^99 must be refused
+before a list of that length is asked for, and the engine's work for each claim grows with the count."""
+
+
+def num_layers(view: ConfigView, *aliases: str) -> int:
     """``num_hidden_layers``: the decoder stack, without multi-token-prediction layers."""
-    return view.require_int("num_hidden_layers")
+    return at_most_max_layers(view, "num_hidden_layers", view.require_int("num_hidden_layers", *aliases))
+
+
+def at_most_max_layers(view: ConfigView, name: str, count: int) -> int:
+    """``count`` when a model could have that many layers; a field error naming ``name`` otherwise."""
+    if count > MAX_LAYERS:
+        raise ConfigValueError(view.model_type, name, f"is {count:,}; a model has at most {MAX_LAYERS:,}")
+    return count
 
 
 def head_dim(view: ConfigView) -> int:

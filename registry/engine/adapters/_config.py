@@ -52,15 +52,20 @@ class ConfigFieldError(ValueError):
         self.problem = problem
 
 
+class ConfigValueError(ConfigFieldError):
+    """A field the config states with a value no model can have (not a whole number, below its minimum,
+    an impossible count): the config is broken, where a missing field only leaves a size unknown."""
+
+
 def _whole(model_type: str, name: str, value: Any, minimum: int) -> int:
     """``value`` as an int; JSON writers sometimes emit ``128.0``, which is still a whole number."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigFieldError(model_type, name, f"must be a whole number, not {value!r}")
+        raise ConfigValueError(model_type, name, f"must be a whole number, not {value!r}")
     if isinstance(value, float) and not value.is_integer():
-        raise ConfigFieldError(model_type, name, f"must be a whole number, not {value!r}")
+        raise ConfigValueError(model_type, name, f"must be a whole number, not {value!r}")
     number = int(value)
     if number < minimum:
-        raise ConfigFieldError(model_type, name, f"must be at least {minimum}, not {number}")
+        raise ConfigValueError(model_type, name, f"must be at least {minimum}, not {number}")
     return number
 
 

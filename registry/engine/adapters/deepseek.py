@@ -13,7 +13,7 @@ expanded heads. DeepSeek-V3.2 adds a sparse-attention indexer with its own per-t
 
 from __future__ import annotations
 
-from registry.engine.adapters._common import build, num_layers
+from registry.engine.adapters._common import at_most_max_layers, build, num_layers
 from registry.engine.adapters._config import ConfigView
 from registry.engine.layout import MLA, Layout
 
@@ -32,6 +32,7 @@ def _mla(view: ConfigView, *, indexer: bool) -> MLA:
 
 def _layout(view: ConfigView, mla: MLA) -> Layout:
     mtp = view.int_or_none("num_nextn_predict_layers", minimum=0) or 0
+    mtp = at_most_max_layers(view, "num_nextn_predict_layers", mtp)
     return build(view, [mla] * num_layers(view), mtp=[mla] * mtp)
 
 

@@ -14,7 +14,7 @@ Per token and layer the cache is ``2 x num_key_value_heads x head_dim`` values.
 
 from __future__ import annotations
 
-from registry.engine.adapters._common import build, full_attention, num_layers
+from registry.engine.adapters._common import at_most_max_layers, build, full_attention, num_layers
 from registry.engine.adapters._config import ConfigView
 from registry.engine.layout import Layout
 
@@ -32,4 +32,5 @@ def glm4_moe(view: ConfigView) -> Layout:
     """
     attention = full_attention(view)
     mtp = view.int_or_none("num_nextn_predict_layers", minimum=0) or 0
+    mtp = at_most_max_layers(view, "num_nextn_predict_layers", mtp)
     return build(view, [attention] * num_layers(view), mtp=[attention] * mtp)
