@@ -380,8 +380,11 @@ def _derived_sources(model: Model) -> list[dict[str, Any]]:
 
 def _run_fields(root: Path, options: NewOptions, model: Model | None) -> dict[str, Any]:
     benchmark = options.kind == "benchmark"
+    weights: Any = options.weights
+    if benchmark and weights is None:  # a measured run names its weight precision (BenchmarkPrecision)
+        weights = Todo("the weights' format in the run, e.g. bf16 or fp8")
     precision = {
-        "weights": options.weights,
+        "weights": weights,
         "kv_cache": options.kv_dtype,
         "recurrent_state": options.state_dtype,
     }
@@ -479,7 +482,11 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             Item({"quantity": c.quantity, "stated": c.stated}, c.trace) for c in result.claims
         ]
         comments = {**_COMMENTS, "claims": trace}
-    result.to_fill = [key for key, value in fields.items() if isinstance(value, Todo)]
+    result.to_fill = [
+        key
+        for key, value in fields.items()
+        if isinstance(value, Todo) or (isinstance(value, dict) and any(isinstance(v, Todo) for v in value.values()))
+    ]
     result.text = record_text(fields, comments)
     return result
 

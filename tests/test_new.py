@@ -98,7 +98,10 @@ def test_new_refuses_to_overwrite(corpus: Path, capsys: pytest.CaptureFixture[st
 def test_every_field_left_to_fill_is_empty_and_flagged_by_check(corpus: Path, kind: str) -> None:
     record = write_new(corpus, NewOptions(kind, f"skeleton-{kind}"))
     data = _data(record.path)
-    assert all(data[name] in (None, []) for name in record.to_fill)
+    assert all(
+        data[name] in (None, []) or (isinstance(data[name], dict) and None in data[name].values())
+        for name in record.to_fill
+    )
     result = check(corpus, [record.path])
     flagged = {d.pointer.split("/")[1] for d in result.diagnostics}
     assert flagged and flagged <= set(record.to_fill)
