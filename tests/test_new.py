@@ -105,7 +105,7 @@ def test_every_field_left_to_fill_is_empty_and_flagged_by_check(corpus: Path, ki
     result = check(corpus, [record.path])
     flagged = {d.pointer.split("/")[1] for d in result.diagnostics}
     assert flagged and flagged <= set(record.to_fill)
-    assert all(f"{name}: " in record.text and "# TODO: " in record.text for name in record.to_fill)
+    assert all(f"\n{name}:" in record.text and "# TODO: " in record.text for name in record.to_fill)
 
 
 def test_the_command_says_what_it_computed_and_what_is_left(
