@@ -157,7 +157,28 @@ def fast_load_bytes(path: str, raw: bytes) -> LoadResult:
     try:
         root = _build(text)
     except _Unusual:
-        return load_text(path, text)
+        return located_load(path, text)
     if not isinstance(root, dict):
-        return load_text(path, text)
+        return located_load(path, text)
     return LoadResult(Document(path, root, text=text), [])
+
+
+def _c_events(text: str) -> Any:
+    parser = _CParser(text)
+    try:
+        while (event := parser.get_event()) is not None:
+            yield event
+    finally:
+        parser.dispose()
+
+
+def located_load(path: str, text: str) -> LoadResult:
+    """The canonical loader's result, with positions: a document that loads takes its positions from
+    libyaml's events (the same builder, so the same values and marks, a test holds them equal); a file
+    refused for any reason is read by ruamel.yaml, whose findings are the ones the registry reports."""
+    if _CParser is None or _risky(text):
+        return load_text(path, text)
+    result = load_text(path, text, events=_c_events)
+    if result.document is None:  # a refusal: the parsers may word (or even see) it differently
+        return load_text(path, text)
+    return result

@@ -44,7 +44,9 @@ class Document:
     text: str | None = field(default=None, repr=False)
 
     def _fill(self) -> None:
-        located = load_text(self.path, self.text or "").document
+        from registry._fastload import located_load
+
+        located = located_load(self.path, self.text or "").document
         self._positions = located._positions if located else {}
         self._key_positions = located._key_positions if located else {}
         self._block_scalars = located._block_scalars if located else set()
@@ -264,7 +266,12 @@ class _Builder:
                 self.positions.setdefault("", _position(event.start_mark))
                 continue
             if not isinstance(stack[-1][0], dict) or stack[-1][2] is not _NO_KEY:
-                self.positions.setdefault(parent_pointer, _position(event.start_mark))
+                position = _position(event.start_mark)
+                if name == "ScalarEvent" and event.value == "" and parent_pointer in self.key_positions:
+                    # An empty value has no text of its own; parsers put its mark in different places
+                    # (libyaml after the colon, ruamel.yaml at the next token), so it stands at its key.
+                    position = self.key_positions[parent_pointer]
+                self.positions.setdefault(parent_pointer, position)
             self._attach(stack, value, event.start_mark)
         return root if root_set else None
 
