@@ -175,10 +175,16 @@ def _c_events(text: str) -> Any:
 def located_load(path: str, text: str) -> LoadResult:
     """The canonical loader's result, with positions: a document that loads takes its positions from
     libyaml's events (the same builder, so the same values and marks, a test holds them equal); a file
-    refused for any reason is read by ruamel.yaml, whose findings are the ones the registry reports."""
+    refused for what the parser made of its text is read by ruamel.yaml, whose findings are the ones the
+    registry reports."""
     if _CParser is None or _risky(text):
         return load_text(path, text)
     result = load_text(path, text, events=_c_events)
-    if result.document is None:  # a refusal: the parsers may word (or even see) it differently
-        return load_text(path, text)
+    if result.document is None and not {d.code for d in result.diagnostics} <= _STRUCTURAL:
+        return load_text(path, text)  # the parsers may word, or even see, this refusal differently
     return result
+
+
+_STRUCTURAL = frozenset({"Y002", "Y003", "Y007", "Y008", "Y011", "Y012"})
+"""Refusals the builder makes from the events' structure (duplicate keys, a second document, alias and
+size limits, depth, key types, numbers), which both parsers' events present alike; a test holds them so."""
