@@ -7,8 +7,13 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never a torn one."""
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never a torn one.
+
+    ``durable`` also forces the bytes to disk before the rename, so that a crash of the machine cannot
+    leave an empty file in place of a record. Output that is regenerated from the records anyway (the
+    site's pages) passes ``durable=False``: still never torn, but without paying an fsync per page.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -17,7 +22,8 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(raw)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

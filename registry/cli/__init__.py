@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
     "calc": ("registry.cli._calc", "compute the KV cache and state memory of a model, with the derivation"),
     "db": ("registry.cli._db", "build the DuckDB database of the checked records and the engine's results"),
-    "query": ("registry.cli._query", "run SQL against the registry database (read-only), building it when stale"),
+    "query": ("registry.cli._query", "run read-only SQL on the registry database, built first if stale"),
     "export": ("registry.cli._export", "export every database table as a Parquet file"),
     "new": ("registry.cli._new", "write a new record to start from, with the engine's figures filled in and checked"),
     "import-config": ("registry.cli._import_config", "write a model record from a config.json, copied verbatim"),

@@ -1,0 +1,243 @@
+"""How long the site takes to build, and what the generator adds to a bare MkDocs build.
+
+For each size N it generates a synthetic registry of N records (``benchmarks/generate.py``), then times,
+each in its own process so that time and peak memory are the process's own:
+
+1. ``registry site`` without MkDocs: the check, the page generation, the download files;
+2. ``mkdocs build --strict`` of the generated site (record pages out of the navigation);
+3. a bare ``mkdocs build`` of N plain Markdown pages with the same theme, none in the navigation: the
+   floor any site of N pages pays.
+
+The generator's share is (pages + downloads) / bare; the target is at most 20 %, and a whole site of
+10,000 records in under 90 s. ``--with-nav N`` also builds N plain pages *all listed in the navigation*,
+the layout the site avoids, to show the quadratic cost.
+
+    .venv/bin/python benchmarks/site_bench.py --sizes 1000 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.generate import generate  # noqa: E402
+
+PLAIN_PAGE = (
+    "# Plain page {i}\n\n"
+    + "A paragraph of plain words about cache memory, context length and serving engines. " * 12
+    + "\n\n"
+    + "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n"
+    + "Another paragraph, with *emphasis* and `code`, to give the page some body. " * 8
+    + "\n"
+)
+
+BARE_CONFIG = """\
+site_name: Bare
+docs_dir: docs
+site_dir: out
+use_directory_urls: false
+theme:
+  name: material
+  font: false
+plugins:
+  - search
+{nav}
+"""
+
+
+@dataclass
+class Measured:
+    seconds: float
+    cpu_seconds: float
+    peak_rss_mib: float
+    output: str
+
+
+def measure(command: list[str], cwd: Path) -> Measured:
+    """Run ``command`` to completion; its wall time and the peak resident memory of the process."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{output[-3000:]}")
+    return Measured(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output)
+
+
+RUN_AROUND_MEASUREMENT = """\
+engine: "engines/engine-00000"
+engine_version: "1.0"
+hardware: "hardware/gpu-00000"
+hardware_count: 4
+workload:
+  description: "synthetic"
+"""
+"""A measured figure needs its run (rule S006); the shared generator's benchmark records predate the
+rule, so the run is added here, naming the first generated engine and hardware records."""
+
+
+def site_registry(work: Path, size: int) -> Path:
+    root = work / f"registry-{size}"
+    generate(root, size)
+    for path in (root / "records" / "benchmarks").glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        if "measured_ttft" in text and "\nengine:" not in text:
+            path.write_text(text + RUN_AROUND_MEASUREMENT, encoding="utf-8")
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(REPO / "site", root / "site", ignore=shutil.ignore_patterns("generated"))
+    return root
+
+
+def bare_site(work: Path, size: int, in_nav: bool) -> Path:
+    root = work / f"bare-{size}{'-nav' if in_nav else ''}"
+    docs = root / "docs"
+    (docs / "pages").mkdir(parents=True)
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    for i in range(size):
+        (docs / "pages" / f"page-{i:05d}.md").write_text(PLAIN_PAGE.format(i=i), encoding="utf-8")
+    pages = "".join(f"  - pages/page-{i:05d}.md\n" for i in range(size)) if in_nav else ""
+    nav = "nav:\n  - index.md\n" + pages if in_nav else "nav:\n  - index.md\nnot_in_nav: |\n  /pages/**"
+    (root / "mkdocs.yml").write_text(BARE_CONFIG.format(nav=nav), encoding="utf-8")
+    return root
+
+
+GENERATOR = """
+import json, resource, sys, time
+from pathlib import Path
+from registry.site import _paths
+from registry.site._build import check_clean
+from registry.site._downloads import write_downloads
+from registry.site._generate import generate
+from registry.site._writer import GeneratedFolder
+
+root = Path(sys.argv[1])
+steps = {}
+
+def cpu():  # this process and the page workers it has waited for
+    return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+               for f in ("ru_utime", "ru_stime"))
+
+def step(name, work):
+    wall, used = time.perf_counter(), cpu()
+    value = work()
+    steps[name] = (time.perf_counter() - wall, cpu() - used)
+    return value
+
+result = step("check", lambda: check_clean(root))
+step("pages", lambda: generate(root, result, downloads=False))
+folder = GeneratedFolder(root / "site", _paths.GENERATED)
+step("downloads", lambda: write_downloads(root, result, folder))
+print(json.dumps(steps))
+"""
+
+
+def bench(work: Path, size: int) -> dict[str, float]:
+    root = site_registry(work, size)
+    generator = measure([sys.executable, "-c", GENERATOR, str(root)], REPO)
+    steps = json.loads(generator.output.strip().splitlines()[-1])
+    mkdocs_command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
+    site = measure(mkdocs_command, root)
+    bare_root = bare_site(work, size, in_nav=False)
+    bare = measure(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(bare_root / "mkdocs.yml")], bare_root
+    )
+    return {
+        "records": size,
+        "check_s": steps["check"][0],
+        "pages_s": steps["pages"][0],
+        "downloads_s": steps["downloads"][0],
+        "mkdocs_s": site.seconds,
+        "total_s": generator.seconds + site.seconds,
+        "bare_mkdocs_s": bare.seconds,
+        "check_cpu": steps["check"][1],
+        "pages_cpu": steps["pages"][1],
+        "downloads_cpu": steps["downloads"][1],
+        "mkdocs_cpu": site.cpu_seconds,
+        "total_cpu": generator.cpu_seconds + site.cpu_seconds,
+        "bare_cpu": bare.cpu_seconds,
+        "generator_rss_mib": generator.peak_rss_mib,
+        "mkdocs_rss_mib": site.peak_rss_mib,
+        "bare_rss_mib": bare.peak_rss_mib,
+    }
+
+
+def report(rows: list[dict[str, float]]) -> str:
+    """Wall seconds, then CPU seconds (what the numbers are on a machine shared with other work), and
+    the shares of a bare build: pages alone, and the whole generator (check, pages, downloads)."""
+    lines = [
+        "records | wall: check pages downloads mkdocs total bare "
+        "| cpu: check pages downloads mkdocs total bare "
+        "| pages/bare generator/bare site/bare | peak RSS: generator mkdocs bare",
+    ]
+    for r in rows:
+        generator_cpu = r["check_cpu"] + r["pages_cpu"] + r["downloads_cpu"]
+        lines.append(
+            f"{r['records']:>7,.0f} | {r['check_s']:>5.1f} {r['pages_s']:>5.1f} {r['downloads_s']:>5.1f} "
+            f"{r['mkdocs_s']:>6.1f} {r['total_s']:>6.1f} {r['bare_mkdocs_s']:>5.1f} | "
+            f"{r['check_cpu']:>5.1f} {r['pages_cpu']:>5.1f} {r['downloads_cpu']:>5.1f} "
+            f"{r['mkdocs_cpu']:>6.1f} "
+            f"{r['total_cpu']:>6.1f} {r['bare_cpu']:>5.1f} | {r['pages_cpu'] / r['bare_cpu']:>5.0%} "
+            f"{generator_cpu / r['bare_cpu']:>5.0%} {r['total_cpu'] / r['bare_cpu']:>5.0%} | "
+            f"{r['generator_rss_mib']:>5.0f}M {r['mkdocs_rss_mib']:>5.0f}M {r['bare_rss_mib']:>5.0f}M"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[1000, 10000], help="registry sizes (records)"
+    )
+    parser.add_argument(
+        "--with-nav", type=int, metavar="N", help="also build N plain pages all in the navigation"
+    )
+    parser.add_argument(
+        "--workdir", type=Path, help="keep the generated registries here (default: a temporary folder)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    args = parser.parse_args()
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="site-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        rows = []
+        for size in args.sizes:
+            rows.append(bench(work, size))
+            print(report(rows[-1:]), flush=True)
+        print("\n" + report(rows))
+        if args.with_nav:
+            nav_root = bare_site(work, args.with_nav, in_nav=True)
+            listed = measure(
+                [sys.executable, "-m", "mkdocs", "build", "-f", str(nav_root / "mkdocs.yml")], nav_root
+            )
+            print(
+                f"\n{args.with_nav:,} plain pages, every one in the navigation: {listed.seconds:.1f} s, "
+                f"peak {listed.peak_rss_mib:.0f} MiB"
+            )
+        if args.json:
+            print(json.dumps(rows, indent=1))
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Building the site: check, generate the pages, run ``mkdocs build --strict``; and serving the result.
+
+::
+
+    records ──check──▶ index ──generate──▶ site/generated/*.md ──mkdocs build --strict──▶ build/site/
+
+The build refuses a registry whose check has errors: a page must never show a number the check rejects.
+MkDocs runs as a separate process with the registry root as its working folder (the snippets extension
+resolves the home page's generated part from there), so its configuration is exactly ``mkdocs.yml``:
+no hooks, no plugins beyond the theme's search, and the same sources build with Zensical.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from registry._check import CheckResult
+from registry._diagnostics import Severity
+from registry._errors import RegistryError
+
+DEFAULT_OUT = Path("build") / "site"
+"""Where the built site goes, relative to the registry root (``site_dir`` in ``mkdocs.yml``)."""
+
+
+class SiteRefused(RegistryError):
+    """The registry has errors; the site is built only from records that check clean."""
+
+
+@dataclass
+class SiteReport:
+    """What a build did: where the site is, how many pages, and the seconds each step took."""
+
+    out: Path
+    pages: int
+    records: dict[str, int]
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def home(self) -> Path:
+        return self.out / "index.html"
+
+
+def check_clean(root: Path) -> CheckResult:
+    """Run the whole check; raise :class:`SiteRefused` when it finds errors."""
+    from registry._check import check
+
+    result = check(root)
+    if not result.ok:
+        errors = result.count(Severity.ERROR)
+        raise SiteRefused(
+            f"the registry has {errors} error{'s' if errors != 1 else ''}; the site is built only from "
+            "records that check clean (run 'registry check' to see them)"
+        )
+    return result
+
+
+def run_mkdocs(root: Path, out: Path, *, tool: str = "mkdocs") -> None:
+    """``mkdocs build --strict`` (or ``zensical build --strict``) of ``root/mkdocs.yml`` into ``out``."""
+    config = root / "mkdocs.yml"
+    if not config.is_file():
+        raise RegistryError(f"{config} is missing; the site's configuration lives there")
+    if tool == "mkdocs":
+        command = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(config),
+            "--site-dir",
+            str(out),
+        ]
+    else:
+        # Zensical takes its output folder from the configuration only.
+        command = [
+            str(Path(sys.executable).with_name("zensical")),
+            "build",
+            "--strict",
+            "--config-file",
+            str(config),
+        ]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-30:])
+        raise RegistryError(f"{tool} build failed (exit {done.returncode}):\n{tail}")
+
+
+def build_site(
+    root: Path,
+    out: Path | None = None,
+    *,
+    progress: TextIO | None = None,
+    downloads: bool = True,
+    render: bool = True,
+) -> SiteReport:
+    """Check the registry at ``root``, generate its pages and build the site into ``out``.
+
+    ``out`` defaults to ``build/site`` under ``root``. ``downloads`` false skips the database files (a
+    quicker preview); ``render`` false stops after writing the Markdown pages.
+    """
+    from registry.site._generate import generate
+
+    target = (out if out is not None else root / DEFAULT_OUT).resolve()
+    if target.is_relative_to((root / "site").resolve()):
+        raise RegistryError(f"{target} is inside site/, the pages' source folder; choose another --out")
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    result = check_clean(root)
+    seconds["check"] = time.perf_counter() - started
+    generated = generate(root, result, progress=progress, downloads=downloads)
+    seconds.update(generated.seconds)
+    if render:
+        started = time.perf_counter()
+        run_mkdocs(root, target)
+        seconds["mkdocs"] = time.perf_counter() - started
+    return SiteReport(target, generated.pages, generated.records, seconds)

@@ -1,0 +1,230 @@
+"""Collection index pages and the home page's summary: sortable, filterable tables and the headline chart.
+
+Record pages are reached from these tables and from search, never from the navigation: a navigation
+listing every record makes every page carry the whole list, and the build quadratic in the records.
+Each table is plain HTML that reads fine without JavaScript; the site's small script adds sorting by
+any column and a filter box. Rows are collected while the record pages are written, so no engine
+result is computed twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from registry._index import Entry
+from registry._records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
+from registry.engine.units import format_bytes, parse_context
+from registry.site import _parts, _paths
+from registry.site._context import SiteContext
+from registry.site._html import Cell, Html, block, element, join, link, table
+from registry.site._results import (
+    CHART_LAYOUT,
+    HEADLINE_CONTEXT,
+    MECHANISM_CLASSES,
+    hardware_bytes,
+    model_facts,
+)
+from registry.site._svg import PALETTE, Bar, bar_chart
+
+COLLECTION_TITLES = {
+    "models": "Models",
+    "kv-efficiency": "KV efficiency",
+    "benchmarks": "Benchmarks",
+    "engines": "Engines",
+    "hardware": "Hardware",
+}
+
+COLLECTION_INTROS = {
+    "models": "Model geometry, from each model's published config.json or its stated layer groups. The "
+    f"cache figures are the engine's, bf16, laid out as {CHART_LAYOUT} lays it out.",
+    "kv-efficiency": "Architectural and measured facts about KV-cache and recurrent-state memory. Every "
+    "stated figure is recomputed by the engine; the verdicts column counts the outcomes.",
+    "benchmarks": "Serving measurements, each with the run around it: model, engine, hardware, precision, "
+    "workload, context and prefix-cache state.",
+    "engines": "Serving engines and libraries, and which cache mechanisms each handles natively.",
+    "hardware": "Accelerators and systems, with memory as their vendor's datasheet writes it.",
+}
+
+MECHANISM_COLOURS = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(MECHANISM_CLASSES)}
+
+
+@dataclass
+class Collected:
+    """What the index pages and the home page need, gathered one record at a time."""
+
+    rows: dict[str, list[list[object]]] = field(
+        default_factory=lambda: {folder: [] for folder in KINDS.values()}
+    )
+    bars: list[Bar] = field(default_factory=list)
+    verdicts: Counter[str] = field(default_factory=Counter)
+
+    def add(self, context: SiteContext, entry: Entry, verdicts: list[str]) -> None:
+        """Add one record's index row (and, for a model, its bar in the headline chart)."""
+        folder = entry.id.split("/", 1)[0]
+        page = _paths.collection_page(folder)
+        self.verdicts.update(verdicts)
+        record = entry.record
+        if isinstance(record, Model):
+            self.rows[folder].append(self._model_row(context, entry, record, page))
+        elif isinstance(record, KvEfficiency | Benchmark):
+            self.rows[folder].append(_run_row(context, record, page, verdicts))
+        elif isinstance(record, Engine):
+            self.rows[folder].append(_engine_row(context, record, page))
+        elif isinstance(record, Hardware):
+            self.rows[folder].append(_hardware_row(context, record, page))
+
+    def _model_row(self, context: SiteContext, entry: Entry, model: Model, page: str) -> list[object]:
+        facts = model_facts(model)
+        href = _paths.href(_paths.HOME, _paths.record_page(entry.id))
+        self.bars.append(
+            Bar(model.name, facts.at_headline, facts.mechanism or "no cache", href, facts.problem or "")
+        )
+        per_token = facts.per_token
+        return [
+            context.record_link(page, model.id, model.name),
+            model.org,
+            Cell(
+                "" if model.params_total_b is None else f"{model.params_total_b:g}", sort=model.params_total_b
+            ),
+            facts.mechanism or Cell("no layout", title=facts.problem),
+            Cell(
+                "" if facts.layout is None else f"{facts.layout.num_layers:,}",
+                sort=facts.layout.num_layers if facts.layout else None,
+            ),
+            _bytes_cell(per_token),
+            _bytes_cell(facts.at_headline),
+            Cell(
+                "" if model.max_context_tokens is None else f"{model.max_context_tokens:,}",
+                sort=model.max_context_tokens,
+            ),
+        ]
+
+
+def _bytes_cell(value: int | Fraction | None) -> Cell:
+    if value is None:
+        return Cell("—", sort=None)
+    exact = f"{value:,} B" if isinstance(value, int) else f"{float(value):,.2f} B"
+    return Cell(format_bytes(value), sort=float(value), title=exact)
+
+
+def _verdict_summary(verdicts: list[str]) -> Cell:
+    if not verdicts:
+        return Cell("—", sort=0)
+    counts = Counter(verdicts)
+    badges = [
+        _parts.badge(
+            f"{n} {word}", "agrees" if word == "agrees" else "disagrees" if word == "disagrees" else "neutral"
+        )
+        for word, n in sorted(counts.items())
+    ]
+    return Cell(join(badges, " "), sort=counts.get("disagrees", 0) * 1000 + len(verdicts))
+
+
+def _run_row(
+    context: SiteContext, run: KvEfficiency | Benchmark, page: str, verdicts: list[str]
+) -> list[object]:
+    tokens = parse_context(run.context_tokens)
+    return [
+        context.record_link(page, run.id),
+        context.record_link(page, run.model, run.model.split("/", 1)[1]),
+        element("code", run.layout),
+        run.precision.kv_cache,
+        Cell(f"{tokens:,}", sort=tokens),
+        Cell(f"{run.batch:,}", sort=run.batch),
+        *([run.measured_ttft or ""] if isinstance(run, Benchmark) else []),  # kv-efficiency: a fact, no run
+        _verdict_summary(verdicts),
+        run.evidence,
+    ]
+
+
+def _engine_row(context: SiteContext, engine: Engine, page: str) -> list[object]:
+    supported = sum(1 for c in engine.capabilities.values() if c.supported)
+    return [
+        context.record_link(page, engine.id, engine.name),
+        engine.version,
+        element("code", engine.layout) if engine.layout else "",
+        Cell(f"{supported} of {len(engine.capabilities)}", sort=supported),
+    ]
+
+
+def _hardware_row(context: SiteContext, hardware: Hardware, page: str) -> list[object]:
+    memory = hardware_bytes(hardware)
+    return [
+        context.record_link(page, hardware.id, hardware.name),
+        hardware.vendor,
+        Cell(f"{hardware.devices:,}", sort=hardware.devices),
+        hardware.memory_per_device,
+        Cell(format_bytes(memory), sort=memory, title=f"{memory:,} B"),
+    ]
+
+
+HEADERS = {
+    "models": (
+        ["Model", "Org", "Params (B)", "Cache class", "Layers", "KV per token", "KV at 128K", "Max context"],
+        (2, 4, 5, 6, 7),
+    ),
+    "kv-efficiency": (
+        ["Record", "Model", "Layout", "KV", "Context", "Batch", "Claims", "Evidence"],
+        (4, 5),
+    ),
+    "benchmarks": (
+        ["Record", "Model", "Layout", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
+        (4, 5),
+    ),
+    "engines": (["Engine", "Version", "Layout", "Capabilities"], (3,)),
+    "hardware": (["Hardware", "Vendor", "Devices", "Memory per device", "Unit memory"], (2, 4)),
+}
+
+
+def render_collection(folder: str, rows: list[list[object]]) -> str:
+    """A collection's index page: an introduction and one sortable, filterable table."""
+    title = COLLECTION_TITLES[folder]
+    headers, numeric = HEADERS[folder]
+    count = f"{len(rows):,} record{'s' if len(rows) != 1 else ''}."
+    body = table(headers, rows, sortable=True, numeric=numeric)
+    return (
+        _parts.front_matter(title, hide=("toc",))
+        + f"# {title}\n\n{COLLECTION_INTROS[folder]} {count}\n"
+        + block(body, class_=f"collection collection-{folder}")
+    )
+
+
+def headline_chart(bars: list[Bar]) -> Html:
+    """Every model's KV cache at 128K, bf16, under the chart's engine layout: largest first."""
+    ordered = sorted(bars, key=lambda b: (b.value is None, -(b.value or 0), b.label))
+    used = {b.category for b in ordered}
+    colours = {name: colour for name, colour in MECHANISM_COLOURS.items() if name in used}
+    return bar_chart(
+        "headline-chart",
+        ordered,
+        title=f"KV cache of one {HEADLINE_CONTEXT:,}-token sequence, bf16, {CHART_LAYOUT} layout",
+        description="One bar per model, on a logarithmic scale, coloured by how the model's cache grows. "
+        "Each bar links to the model's page.",
+        colours=colours,
+    )
+
+
+def render_home_summary(collected: Collected) -> str:
+    """The generated part of the home page: counts, verdicts and the headline chart (a snippet)."""
+    counts = [
+        [
+            link(_paths.href(_paths.HOME, _paths.collection_page(folder)), COLLECTION_TITLES[folder]),
+            Cell(f"{len(collected.rows[folder]):,}", sort=len(collected.rows[folder])),
+        ]
+        for folder in KINDS.values()
+    ]
+    total = sum(len(rows) for rows in collected.rows.values())
+    verdicts = ", ".join(f"{n:,} {word}" for word, n in sorted(collected.verdicts.items())) or "none yet"
+    return (
+        "## The records\n"
+        + block(
+            table(["Collection", "Records"], counts, numeric=(1,)),
+            element("p", f"{total:,} records in all. Claims checked by the engine: {verdicts}."),
+        )
+        + "## KV cache at 128K, every model\n\n"
+        f"bf16 KV cache, `{CHART_LAYOUT}` engine layout, one sequence of {HEADLINE_CONTEXT:,} tokens. "
+        "The scale is logarithmic: each step is a factor of two.\n"
+        + block(headline_chart(collected.bars), class_="chart")
+    )

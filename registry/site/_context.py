@@ -1,0 +1,100 @@
+"""What every page generator shares: the checked index, the findings, links and backlinks.
+
+Built once per site from the result of ``registry check``; nothing in it re-reads a file.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from registry._check import CheckResult
+from registry._diagnostics import Diagnostic
+from registry._index import Entry, RegistryIndex
+from registry._records import WIKI_LINK, Hardware
+from registry.site import _paths
+from registry.site._html import Html, escape, link
+from registry.site._sanitize import LinkResolver, render_markdown
+
+_REFERENCE_FIELDS = ("model", "engine", "hardware")
+
+
+@dataclass
+class SiteContext:
+    """The registry as the pages see it."""
+
+    index: RegistryIndex
+    findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
+
+    @classmethod
+    def from_check(cls, result: CheckResult) -> SiteContext:
+        findings: dict[str, list[Diagnostic]] = defaultdict(list)
+        for diagnostic in result.diagnostics:
+            findings[diagnostic.path].append(diagnostic)
+        return cls(result.index, dict(findings))
+
+    @cached_property
+    def backlinks(self) -> dict[str, list[tuple[str, str]]]:
+        """For each record id, the records that point at it and how (``model``, ``related``, ``link``)."""
+        found: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for entry in self.index:
+            for target, how in outgoing(entry):
+                if target != entry.id:
+                    found[target].add((entry.id, how))
+        return {target: sorted(sources) for target, sources in found.items()}
+
+    @cached_property
+    def hardware_by_memory(self) -> list[tuple[int, str, list[str]]]:
+        """The hardware records grouped by the memory of one unit: (bytes, as the datasheet writes it,
+        record names), largest first."""
+        from registry.site._results import hardware_bytes
+
+        groups: dict[int, tuple[str, list[str]]] = {}
+        for entry in self.index.of_kind("hardware"):
+            hardware = entry.record
+            if isinstance(hardware, Hardware):
+                written = hardware.memory_per_device
+                label = written if hardware.devices == 1 else f"{hardware.devices} × {written}"  # noqa: RUF001
+                groups.setdefault(hardware_bytes(hardware), (label, []))[1].append(hardware.name)
+        return [(memory, label, names) for memory, (label, names) in sorted(groups.items(), reverse=True)]
+
+    def title_of(self, record_id: str) -> str:
+        entry = self.index.get(record_id)
+        return entry.record.title if entry else record_id
+
+    def record_link(self, from_page: str, record_id: str, text: str | None = None) -> Html:
+        """A link to a record's page, labelled with its title (escaped); plain text if it is missing."""
+        if self.index.get(record_id) is None:
+            return escape(record_id)
+        label = text if text is not None else self.title_of(record_id)
+        return link(_paths.href(from_page, _paths.record_page(record_id)), label)
+
+    def resolver(self, from_page: str) -> LinkResolver:
+        """Resolves ``[[id]]`` in a Markdown field on ``from_page`` to the record page's address."""
+
+        def resolve(target: str) -> tuple[str, str] | None:
+            if self.index.get(target) is None:
+                return None
+            return _paths.href(from_page, _paths.record_page(target)), target
+
+        return resolve
+
+    def markdown(self, from_page: str, text: str | None) -> Html:
+        """A record's Markdown field, sanitized, with its ``[[id]]`` links made real."""
+        return render_markdown(text or "", self.resolver(from_page))
+
+
+def outgoing(entry: Entry) -> list[tuple[str, str]]:
+    """Every record id ``entry`` refers to, with how: a reference field, ``related`` or a ``[[link]]``."""
+    record = entry.record
+    found: list[tuple[str, str]] = []
+    for name in _REFERENCE_FIELDS:
+        value = getattr(record, name, None)
+        if isinstance(value, str):
+            found.append((value, name))
+    found.extend((target, "related") for target in record.related)
+    for name in ("notes", "methodology"):
+        text = getattr(record, name, None) or ""
+        found.extend((m.group(1).strip(), "link") for m in WIKI_LINK.finditer(text))
+    return found

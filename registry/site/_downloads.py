@@ -1,0 +1,107 @@
+"""The Downloads page and its files: the DuckDB database, a Parquet file per table, the JSON Schemas,
+and a JSON dump of every record; plus the database's Querying and Tables pages.
+
+The database is the one ``registry db`` builds (``build/registry.duckdb``). When it is current (its
+fingerprint matches the records) it is reused as it is; otherwise it is rebuilt from the index this
+build already checked, never by checking again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from registry._check import CheckResult
+from registry._records import KINDS, SCHEMA_VERSION
+from registry.engine.units import format_bytes
+from registry.site import _paths
+from registry.site._html import block, link, table
+from registry.site._parts import front_matter
+from registry.site._writer import GeneratedFolder
+
+PAGE = f"{_paths.GENERATED}/downloads.md"
+QUERYING = f"{_paths.GENERATED}/querying.md"
+TABLES = f"{_paths.REFERENCE}/database.md"
+"""The database pages: where the database developer's page text expects to sit relative to each other."""
+
+
+def records_json(result: CheckResult) -> str:
+    """Every record as JSON, by id, in the shape of its JSON Schema."""
+    records = [entry.record.model_dump(mode="json", exclude_none=True) for entry in result.index]
+    return (
+        json.dumps({"schema_version": SCHEMA_VERSION, "records": records}, ensure_ascii=False, indent=1)
+        + "\n"
+    )
+
+
+def _database(root: Path, result: CheckResult) -> Path:
+    from registry.db import build_index, database_path, fingerprint, stored_fingerprint
+
+    path = database_path(root)
+    text = fingerprint(root)
+    if stored_fingerprint(path) != text:
+        build_index(result.index, path, text)
+    return path
+
+
+def write_downloads(
+    root: Path, result: CheckResult, folder: GeneratedFolder, *, enabled: bool = True
+) -> None:
+    """Write the download files, the Downloads page and the database pages.
+
+    With ``enabled`` false (a quick preview), only the JSON files are written and the database pages
+    say how to get the rest.
+    """
+    from registry._db_docs import render_querying_page, render_tables_page
+
+    files: list[tuple[str, str, Path]] = []
+    files.append(
+        (
+            "records.json",
+            "every record, as JSON",
+            folder.write(f"{_paths.DOWNLOADS}/records.json", records_json(result)),
+        )
+    )
+    for kind in KINDS:
+        source = root / "schemas" / f"{kind}.schema.json"
+        if source.is_file():
+            target = folder.write(f"{_paths.DOWNLOADS}/schemas/{kind}.schema.json", source.read_bytes())
+            files.append((f"schemas/{kind}.schema.json", f"the JSON Schema of {kind} records", target))
+    if enabled:
+        database = _database(root, result)
+        target = folder.write(f"{_paths.DOWNLOADS}/registry.duckdb", database.read_bytes())
+        files.append(("registry.duckdb", "the DuckDB database: every table in one file", target))
+        files.extend(_parquet(database, folder))
+        querying = render_querying_page(root, database, downloads="downloads")
+    else:
+        querying = "# Querying\n\nThis build was made without the database; `registry site` builds it.\n"
+    folder.write(QUERYING, front_matter("Querying") + querying)
+    folder.write(TABLES, front_matter("Database tables") + render_tables_page())
+    folder.write(PAGE, _page(files))
+
+
+def _parquet(database: Path, folder: GeneratedFolder) -> list[tuple[str, str, Path]]:
+    """Each table of the database as Parquet, exported beside the page and recorded as written."""
+    from registry.db import export_parquet
+
+    out = folder.path(f"{_paths.DOWNLOADS}/parquet")
+    found = []
+    for path in export_parquet(database, out):
+        folder.written.add(path)
+        found.append((f"parquet/{path.name}", f"the {path.stem} table as Parquet", path))
+    return found
+
+
+def _page(files: list[tuple[str, str, Path]]) -> str:
+    rows = [
+        [link(f"downloads/{name}", name), what, format_bytes(path.stat().st_size)]
+        for name, what, path in files
+    ]
+    return (
+        front_matter("Downloads")
+        + "# Downloads\n\n"
+        + "The registry's data as files, made from the same checked records as this site. The database "
+        "is what `registry db` builds; each Parquet file is one of its tables. See [Querying](querying.md) "
+        "for worked SQL and [Database tables](reference/database.md) for every column.\n"
+        + block(table(["File", "What it holds", "Size"], rows, numeric=(2,)))
+    )

@@ -1,0 +1,96 @@
+"""Generating every page of the site from a checked registry, one record at a time.
+
+Pages are written as they are made and only small index rows are kept, so the generator's memory
+beyond the index it is handed does not grow with the pages. Order: the record pages (collecting the
+rows), then the collection indexes and the home summary, the reference pages, and the downloads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from registry._check import CheckResult
+from registry._records import KINDS
+from registry.site import _paths
+from registry.site._collections import render_collection, render_home_summary
+from registry.site._context import SiteContext
+from registry.site._progress import Progress
+from registry.site._record_pages import render_records
+from registry.site._writer import GeneratedFolder
+
+HOME_SNIPPET = f"{_paths.GENERATED}/snippets/home.txt"
+"""The generated part of the home page, pulled into ``site/index.md`` by the snippets extension; not
+named ``.md`` so it is not also built as a page of its own."""
+
+
+@dataclass
+class Generated:
+    """What the generation step wrote: pages, files changed and removed, record pages by kind, and
+    the seconds spent on the pages and on the download files."""
+
+    pages: int
+    changed: int
+    removed: int
+    records: dict[str, int]
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _reference_pages(root: Path) -> dict[str, Callable[[], str]]:
+    from registry.rules import all_rules
+    from registry.site._reference_cli import render_cli_page
+    from registry.site._reference_codes import CODES_INDEX, render_code_page, render_codes_index
+    from registry.site._reference_engine import render_mechanisms_page
+    from registry.site._reference_fields import render_fields_page
+
+    pages: dict[str, Callable[[], str]] = {
+        f"{_paths.REFERENCE}/mechanisms.md": render_mechanisms_page,
+        f"{_paths.REFERENCE}/fields.md": render_fields_page,
+        f"{_paths.REFERENCE}/cli.md": render_cli_page,
+        CODES_INDEX: render_codes_index,
+    }
+    for rule in all_rules():
+        pages[_paths.code_page(rule.code)] = lambda rule=rule: render_code_page(rule)  # type: ignore[misc]
+    return pages
+
+
+def generate(
+    root: Path,
+    result: CheckResult,
+    *,
+    progress: TextIO | None = None,
+    downloads: bool = True,
+    workers: int | None = None,
+) -> Generated:
+    """Write every generated page of the registry at ``root`` into ``site/generated/``.
+
+    ``workers`` is how many processes render the record pages (default: one per core for a large
+    registry, see :func:`registry.site._record_pages.workers_for`).
+    """
+    from registry.site._downloads import write_downloads
+
+    context = SiteContext.from_check(result)
+    folder = GeneratedFolder(root / "site", _paths.GENERATED)
+    references = _reference_pages(root)
+    started = time.perf_counter()
+    bar = Progress(progress, len(context.index.entries), label="record pages")
+    records = render_records(context, folder.docs_dir, workers=workers, advance=bar.advance)
+    bar.close()
+    folder.written |= records.written
+    folder.changed += records.changed
+    collected = records.collected
+    for kind_folder, rows in collected.rows.items():
+        folder.write(_paths.collection_page(kind_folder), render_collection(kind_folder, rows))
+    folder.write(HOME_SNIPPET, render_home_summary(collected))
+    for page, render in references.items():
+        folder.write(page, render())
+    pages_done = time.perf_counter()
+    write_downloads(root, result, folder, enabled=downloads)
+    removed = folder.prune()
+    seconds = {"pages": pages_done - started, "downloads": time.perf_counter() - pages_done}
+    pages = len([p for p in folder.written if p.suffix == ".md"])
+    counts = {kind: records.counts.get(kind, 0) for kind in KINDS}
+    return Generated(pages, folder.changed, removed, counts, seconds)

@@ -1,0 +1,155 @@
+"""Building HTML from values: every piece of text goes through :func:`escape` on its way in.
+
+Generated pages are Markdown files whose record-derived parts are raw HTML blocks. Markdown passes a raw
+block through untouched, so the escaping done here is the only thing standing between a record's text and
+the reader's browser: nothing from a record is ever concatenated into HTML without it (the Markdown fields
+go through :mod:`registry.site._sanitize` instead).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Cell", "Html", "attrs", "block", "element", "escape", "escape_attr", "join", "link", "table"]
+
+
+class Html(str):
+    """Text that is already safe HTML (escaped or sanitized); plain ``str`` is always escaped."""
+
+    __slots__ = ()
+
+
+def escape(text: object) -> Html:
+    """``text`` as HTML text content: ``& < >`` become entities; ``Html`` passes as is.
+
+    Quotes are left alone: they mean nothing in text, and every entity costs the site builder (three
+    HTML parsers read each page) and the reader's search index. Attribute values go through
+    :func:`escape_attr`."""
+    if isinstance(text, Html):
+        return text
+    return Html(html.escape(text if isinstance(text, str) else str(text), quote=False))
+
+
+def escape_attr(value: object) -> str:
+    """``value`` inside a double-quoted attribute: ``& < > " '`` become entities, always (even for
+    :class:`Html`, which is safe as text but may hold a quote)."""
+    return html.escape(str(value), quote=True)
+
+
+def attrs(values: Mapping[str, object | None]) -> str:
+    """`` name="value"`` pairs, escaped; ``None`` and ``False`` leave the attribute out, ``True`` writes
+    the bare name."""
+    parts: list[str] = []
+    for name, value in values.items():
+        if value is None or value is False:
+            continue
+        parts.append(f" {name}" if value is True else f' {name}="{escape_attr(value)}"')
+    return "".join(parts)
+
+
+def element(tag: str, content: object = "", **attributes: object | None) -> Html:
+    """``<tag attrs>content</tag>``; ``content`` is escaped unless it is :class:`Html`.
+
+    Attribute names are Python keywords with ``_`` for ``-`` and a trailing ``_`` dropped (``class_``).
+    """
+    if not attributes:
+        return Html(f"<{tag}>{escape(content)}</{tag}>")
+    names = {name.rstrip("_").replace("_", "-"): value for name, value in attributes.items()}
+    return Html(f"<{tag}{attrs(names)}>{escape(content)}</{tag}>")
+
+
+def join(parts: Iterable[object], separator: str = "") -> Html:
+    """Concatenate, escaping every part that is not already :class:`Html`."""
+    return Html(escape(separator).join(escape(part) for part in parts))
+
+
+def link(href: str, text: object, **attributes: object | None) -> Html:
+    """``<a href>``: ``href`` is an address the generator computed, or a record URL the schema limited
+    to ``https://`` without spaces or quotes; both are escaped as attribute values anyway."""
+    return element("a", text, href=href, **attributes)
+
+
+BLOCK_TAGS = (
+    "<p",
+    "<table",
+    "<pre",
+    "<ul",
+    "<ol",
+    "<dl",
+    "<h1",
+    "<h2",
+    "<h3",
+    "<details",
+    "<blockquote",
+    "<div",
+)
+"""Start tags that open a raw HTML block for Python-Markdown (each followed by ``>`` or a space)."""
+
+
+def block(*parts: object, class_: str | None = None) -> str:
+    """Raw HTML for a Markdown page, with blank lines around it so Markdown passes it through.
+
+    Markdown (Python-Markdown, which both MkDocs and Zensical use) passes a block that opens with a
+    block-level tag through untouched up to its matching closing tag, blank lines inside included, so
+    no Markdown syntax in record text is ever interpreted. When every part opens with a block-level
+    tag the parts are passed as they are; otherwise (or with a ``class_``) they are wrapped in one
+    ``<div>``, so that no part is ever read as Markdown.
+    """
+    texts = [str(escape(part)) for part in parts if part != ""]
+    if class_ is None and texts and all(_opens_block(text) for text in texts):
+        return "\n" + "\n\n".join(texts) + "\n\n"
+    return f"\n<div{attrs({'class': class_})}>{''.join(texts)}</div>\n\n"
+
+
+def _opens_block(text: str) -> bool:
+    return any(text.startswith(tag) and text[len(tag)] in " >" for tag in BLOCK_TAGS if len(text) > len(tag))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: what it shows, and the value a sortable column orders it by."""
+
+    content: object
+    sort: str | int | float | None = None
+    title: str | None = None
+    class_: str | None = None
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    sortable: bool = False,
+    caption: str | None = None,
+    numeric: Sequence[int] = (),
+) -> Html:
+    """An HTML table. With ``sortable``, the site's script lets readers sort by any column and filter the
+    rows; ``Cell.sort`` gives the order (bytes as a number, say) where the shown text would sort badly.
+    ``numeric`` columns are right-aligned and sort as numbers. The table itself has no class: the
+    theme styles exactly the tables without one, so a page's tables look alike; style a table through
+    the block around it."""
+    head = "".join(
+        str(element("th", header, scope="col", data_type="number" if i in numeric else None))
+        for i, header in enumerate(headers)
+    )
+    body = "".join(_row(row, numeric) for row in rows)
+    caption_html = str(element("caption", caption)) if caption else ""
+    return Html(
+        f"<table{' data-sortable' if sortable else ''}>{caption_html}"
+        f"<thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>"
+    )
+
+
+def _row(row: Sequence[object], numeric: Sequence[int]) -> str:
+    cells = []
+    for i, value in enumerate(row):
+        if not isinstance(value, Cell):
+            cells.append(
+                f'<td class="num">{escape(value)}</td>' if i in numeric else f"<td>{escape(value)}</td>"
+            )
+            continue
+        classes = " ".join(c for c in (value.class_, "num" if i in numeric else None) if c) or None
+        cells.append(element("td", value.content, data_sort=value.sort, title=value.title, class_=classes))
+    return "<tr>" + "".join(cells) + "</tr>\n"

@@ -1,0 +1,190 @@
+"""The page of a model record: its geometry per layer group and what its cache costs, engine by engine.
+
+Every figure is the engine's, from the record's verbatim config (through the adapter of its
+``model_type``) or its stated layer groups: per token and at 4K / 32K / 128K / 1M tokens for each engine
+layout and KV dtype, a memory-against-context chart, and how many 128K sequences fit on each hardware
+record of the registry.
+"""
+
+# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from registry._index import Entry
+from registry._records import Model
+from registry.engine.layout import LayerGroup, Layout, Mechanism, Recurrent
+from registry.engine.trace import layer_span
+from registry.site import _parts, _paths
+from registry.site._context import SiteContext
+from registry.site._html import Cell, Html, block, element, join, link, table
+from registry.site._model_figures import cache_tables, memory_chart
+from registry.site._results import (
+    CHART_LAYOUT,
+    HEADLINE_CONTEXT,
+    cache_result,
+    fits,
+    mechanism_class,
+)
+
+
+def render(context: SiteContext, entry: Entry) -> str:
+    """The whole Markdown page of one model record."""
+    model = entry.record
+    assert isinstance(model, Model)
+    page = _paths.record_page(entry.id)
+    from registry.db._engine_results import model_layout_or_error
+
+    layout, problem = model_layout_or_error(model)
+    parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]
+    if layout is None:
+        parts.append(
+            "## Geometry\n" + block(element("p", f"No cache layout: {problem}", class_="not-computable"))
+        )
+    else:
+        parts += [
+            "## Geometry by layer group\n" + block(_geometry(layout)),
+            "## Cache per token and per sequence\n" + block(*cache_tables(model, layout)),
+            "## Memory against context\n"
+            + block(element("div", memory_chart(model, layout), class_="chart", data_search_exclude=True)),
+            _hardware_section(context, page, layout),
+        ]
+    parts += [
+        _config_source(model),
+        _parts.findings(context, entry),
+        _parts.prose(context, entry, page),
+        _parts.sources(entry),
+        _parts.errata(entry),
+        _parts.links(context, entry, page),
+    ]
+    return "".join(parts)
+
+
+def _identity(model: Model, layout: Layout | None) -> Html:
+    model_type = model.config.get("model_type") if model.config else None
+    return _parts.fact_table(
+        [
+            ("Name", model.name),
+            ("Organisation", model.org),
+            ("Family", model.family),
+            ("Parameters", None if model.params_total_b is None else f"{model.params_total_b:g} B"),
+            ("Active per token", None if model.params_active_b is None else f"{model.params_active_b:g} B"),
+            ("Released", model.release_date),
+            ("Licence", model.license),
+            (
+                "Maximum context",
+                None if model.max_context_tokens is None else f"{model.max_context_tokens:,} tokens",
+            ),
+            (
+                "Geometry from",
+                "its published config.json"
+                if model.config is not None
+                else "layer groups stated in the record",
+            ),
+            ("model_type", element("code", model_type) if isinstance(model_type, str) else None),
+            ("Cache class", mechanism_class(layout) if layout else None),
+            ("Layers", f"{layout.num_layers:,}" if layout else None),
+        ]
+    )
+
+
+def describe(mechanism: Mechanism) -> str:
+    """A mechanism's dimensions as ``name = value`` pairs (unknown ones as ``?``)."""
+    if isinstance(mechanism, Recurrent):
+        tensors = "; ".join(
+            f"{t.name} ({t.role}) " + " × ".join("?" if s is None else f"{s:,}" for s in t.shape)
+            for t in mechanism.tensors
+        )
+        return f"state tensors: {tensors}"
+    pairs = []
+    for field in dataclasses.fields(mechanism):
+        value = getattr(mechanism, field.name)
+        if field.name == "variant" or (value is None and field.default is None):
+            continue  # an optional dimension left out is "not applicable", not unknown
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            pairs.append(f"{field.name}: [{describe(value)}]")  # type: ignore[arg-type]
+        else:
+            pairs.append(f"{field.name} = {'?' if value is None else value}")
+    return ", ".join(pairs)
+
+
+def _group_rows(groups: tuple[LayerGroup, ...], mtp: bool) -> Iterator[list[object]]:
+    for group in groups:
+        mechanism = group.mechanism
+        variant = getattr(mechanism, "variant", None)
+        name = mechanism.kind + (f" ({variant})" if variant else "") + (" — MTP" if mtp else "")
+        yield [
+            name,
+            Cell(f"{group.count:,}", sort=group.count),
+            layer_span(group.layers),
+            describe(mechanism),
+        ]
+
+
+def _geometry(layout: Layout) -> Html:
+    rows = [*_group_rows(layout.groups, False), *_group_rows(layout.mtp_groups, True)]
+    body = table(["Mechanism", "Layers", "Which", "Dimensions"], rows, numeric=(1,))
+    notes = join([element("li", note) for note in layout.notes])
+    return join([body, element("ul", notes, class_="layout-notes")]) if layout.notes else body
+
+
+def _hardware_section(context: SiteContext, page: str, layout: Layout) -> str:
+    """Sequences of 128K that fit in each hardware record's memory, one row per distinct memory size
+    (the count depends on nothing else), with the records of that size named in the row."""
+    groups = context.hardware_by_memory
+    if not groups:
+        return ""
+    totals = {}
+    for kv_dtype in ("bf16", "fp8"):
+        result = cache_result(layout, CHART_LAYOUT, kv_dtype, HEADLINE_CONTEXT)
+        totals[kv_dtype] = None if isinstance(result, str) else result.total_bytes
+    rows = []
+    for memory, written, names in groups:
+        cells: list[object] = [Cell(written, sort=memory, title=f"{memory:,} B"), ", ".join(names)]
+        for kv_dtype, total in totals.items():
+            count = fits(memory, total)
+            cells.append(Cell("—" if count is None else f"{count:,}", sort=count, title=kv_dtype))
+        rows.append(cells)
+    body = table(["Memory", "Hardware", "bf16 KV", "fp8 KV"], rows, numeric=(0, 2, 3))
+    index = link(_paths.href(page, _paths.collection_page("hardware")), "hardware records")
+    note = element(
+        "p",
+        join(
+            [
+                f"Sequences of {HEADLINE_CONTEXT:,} tokens whose cache fits in the memory of one unit of "
+                "the ",
+                index,
+                f", laid out as {CHART_LAYOUT} lays it out: ⌊memory ÷ cache per sequence⌋. Weights, "
+                "activations and the engine's reserve are not subtracted, so this is an upper bound.",
+            ]
+        ),
+        class_="table-note",
+    )
+    return "## 128K sequences per hardware\n" + block(body, note)
+
+
+def _config_source(model: Model) -> str:
+    """Where the verbatim config was read. The config itself is in the record file and in the JSON
+    download; repeating it here would double the page for fields the geometry table already shows."""
+    source = model.config_source
+    if source is None or model.config is None:
+        return ""
+    where = source.url and link(source.url, f"{source.repository} / {source.file} @ {source.revision}")
+    facts = _parts.fact_table(
+        [
+            ("Repository", source.repository),
+            ("File", source.file),
+            ("Revision", element("code", source.revision)),
+            ("Address", where or None),
+            (
+                "Fields",
+                f"{len(model.config):,} top-level fields, verbatim in the record file and in records.json",
+            ),
+        ]
+    )
+    return "## Config source\n" + block(facts)
+
+
+__all__ = ["describe", "render"]

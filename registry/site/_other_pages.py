@@ -1,0 +1,105 @@
+"""The pages of engine and hardware records."""
+
+from __future__ import annotations
+
+from registry._index import Entry
+from registry._records import Capability, Engine, Hardware
+from registry.engine.units import format_bytes
+from registry.site import _parts, _paths
+from registry.site._context import SiteContext
+from registry.site._html import Cell, Html, block, element, join, link, table
+from registry.site._results import hardware_bytes
+
+CAPABILITY_WORDS = {
+    "mla_decode": "MLA decode path",
+    "fp8_kv": "fp8 KV cache",
+    "sliding_window": "sliding-window attention",
+    "hybrid_state": "recurrent state beside attention",
+    "prefix_caching": "prefix caching",
+    "paged_kv": "paged KV cache",
+    "quantized_kv": "quantized KV formats",
+}
+
+
+def render_engine(context: SiteContext, entry: Entry) -> str:
+    engine = entry.record
+    assert isinstance(engine, Engine)
+    page = _paths.record_page(entry.id)
+    layout = (
+        link(_paths.href(page, f"{_paths.REFERENCE}/mechanisms.md", "engine-layouts"), engine.layout)
+        if engine.layout
+        else None
+    )
+    facts = _parts.fact_table(
+        [
+            ("Name", engine.name),
+            ("Repository", engine.repository),
+            ("Read at version", engine.version),
+            ("Engine layout", layout),
+        ]
+    )
+    return "".join(
+        [
+            _parts.header(context, entry, page),
+            "## Engine\n" + block(facts),
+            "## Capabilities\n" + block(_capabilities(engine)),
+            _parts.findings(context, entry),
+            _parts.prose(context, entry, page),
+            _parts.sources(entry),
+            _parts.errata(entry),
+            _parts.links(context, entry, page),
+        ]
+    )
+
+
+def _supported(capability: Capability) -> Html:
+    if capability.supported is None:
+        return _parts.badge("unknown", "neutral")
+    return _parts.badge("yes", "agrees") if capability.supported else _parts.badge("no", "disagrees")
+
+
+def _capabilities(engine: Engine) -> Html:
+    if not engine.capabilities:
+        return element("p", "No capability is recorded.")
+    rows = [
+        [
+            CAPABILITY_WORDS.get(name, name),
+            Cell(_supported(capability), sort=str(capability.supported)),
+            capability.since or "",
+            capability.detail or "",
+            link(capability.source, "source") if capability.source else "",
+        ]
+        for name, capability in engine.capabilities.items()
+    ]
+    return table(["Capability", "Supported", "Since", "Detail", "Source"], rows)
+
+
+def render_hardware(context: SiteContext, entry: Entry) -> str:
+    hardware = entry.record
+    assert isinstance(hardware, Hardware)
+    page = _paths.record_page(entry.id)
+    memory = hardware_bytes(hardware)
+    facts = _parts.fact_table(
+        [
+            ("Name", hardware.name),
+            ("Vendor", hardware.vendor),
+            ("Devices in one unit", f"{hardware.devices:,}"),
+            ("Memory per device", hardware.memory_per_device),
+            ("Bandwidth per device", hardware.bandwidth_per_device),
+            (
+                "Memory of the unit",
+                join([f"{memory:,} B", element("span", f" = {format_bytes(memory)}", class_="binary")]),
+            ),
+        ]
+    )
+    return "".join(
+        [
+            _parts.header(context, entry, page),
+            "## Hardware\n" + block(facts),
+            _parts.findings(context, entry),
+            _parts.prose(context, entry, page),
+            _parts.sources(entry),
+            _parts.errata(entry),
+            _parts.links(context, entry, page),
+        ]
+    )

@@ -1,0 +1,126 @@
+"""Rendering and writing every record's page, on every core when the registry is large.
+
+Each record page depends only on the checked index, which does not change while pages are made, so the
+records are cut into contiguous batches and rendered by forked workers that share the index with the
+parent (copy on write); each worker writes its pages and sends back only the small rows the index pages
+and the home page need. Batches come back in order, so the rows stay sorted by id. Where ``fork`` is not
+available, or the registry is small, the same batches run in the parent.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from registry._index import Entry
+from registry.site import _paths
+from registry.site._collections import Collected
+from registry.site._context import SiteContext
+from registry.site._writer import GeneratedFolder
+
+BATCH = 250
+"""Records per batch: large enough to keep the workers busy, small enough for a lively progress bar."""
+
+PARALLEL_FROM = 1000
+"""Below this many records, forking costs more than it saves."""
+
+_SHARED: list[SiteContext] = []
+"""The context the workers render from, set in the parent just before they fork."""
+
+
+@dataclass
+class Batch:
+    """What rendering a batch produced: index rows, the files written, how many changed, and counts."""
+
+    collected: Collected = field(default_factory=Collected)
+    written: set[Path] = field(default_factory=set)
+    changed: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    records: int = 0
+
+    def merge(self, other: Batch) -> None:
+        for folder, rows in other.collected.rows.items():
+            self.collected.rows[folder].extend(rows)
+        self.collected.bars.extend(other.collected.bars)
+        self.collected.verdicts.update(other.collected.verdicts)
+        self.written |= other.written
+        self.changed += other.changed
+        self.counts.update(other.counts)
+        self.records += other.records
+
+
+def render_record(context: SiteContext, entry: Entry) -> tuple[str, list[str]]:
+    """A record's page and the verdict word of each of its claims."""
+    from registry.site import _model_page, _other_pages, _run_page
+
+    kind = entry.record.kind
+    if kind == "model":
+        return _model_page.render(context, entry), []
+    if kind in ("kv-efficiency", "benchmark"):
+        return _run_page.render_with_verdicts(context, entry)
+    if kind == "engine":
+        return _other_pages.render_engine(context, entry), []
+    return _other_pages.render_hardware(context, entry), []
+
+
+def _render_batch(context: SiteContext, docs_dir: Path, ids: list[str]) -> Batch:
+    folder = GeneratedFolder(docs_dir, _paths.GENERATED)
+    batch = Batch()
+    for record_id in ids:
+        entry = context.index.entries[record_id]
+        text, verdicts = render_record(context, entry)
+        folder.write(_paths.record_page(record_id), text)
+        batch.collected.add(context, entry, verdicts)
+        batch.counts[entry.record.kind] += 1
+    batch.written, batch.changed, batch.records = folder.written, folder.changed, len(ids)
+    return batch
+
+
+def _in_worker(docs_dir: Path, ids: list[str]) -> Batch:
+    return _render_batch(_SHARED[0], docs_dir, ids)
+
+
+def workers_for(records: int) -> int:
+    """How many processes to render ``records`` pages with: one per core, or one for a small registry."""
+    if records < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def _batches(context: SiteContext, docs_dir: Path, workers: int) -> Iterator[Batch]:
+    ids = sorted(context.index.entries)
+    chunks = [ids[start : start + BATCH] for start in range(0, len(ids), BATCH)]
+    # Forking a process that runs other threads can copy a lock mid-use; render in this process then.
+    if workers <= 1 or threading.active_count() > 1:
+        yield from (_render_batch(context, docs_dir, chunk) for chunk in chunks)
+        return
+    _ = context.backlinks, context.hardware_by_memory  # computed once, before the workers share them
+    _SHARED[:] = [context]
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap(partial(_in_worker, docs_dir), chunks)
+    finally:
+        _SHARED.clear()
+
+
+def render_records(
+    context: SiteContext,
+    docs_dir: Path,
+    *,
+    workers: int | None = None,
+    advance: Callable[[int], None] | None = None,
+) -> Batch:
+    """Render and write every record's page; ``advance`` is told how many records each batch held."""
+    count = len(context.index.entries)
+    total = Batch()
+    for batch in _batches(context, docs_dir, workers if workers is not None else workers_for(count)):
+        total.merge(batch)
+        if advance is not None:
+            advance(batch.records)
+    return total

@@ -1,0 +1,192 @@
+"""The engine's results as the pages need them, computed once and shared with the database.
+
+The settings (engine layouts, KV dtypes, the 4K / 32K / 128K / 1M ladder) and the memoised computation
+are the database's (:mod:`registry.db._engine_results`), so a number on a page and the same number in
+the DuckDB file come from one call. Nothing here formats HTML.
+"""
+
+# ruff: noqa: RUF002, RUF003  (figures are written with × as the seeds write them)
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from registry._index import RegistryIndex
+from registry._records import Benchmark, Hardware, KvEfficiency, Model
+from registry.db._engine_results import (
+    CONTEXT_LADDER,
+    ENGINE_LAYOUTS,
+    KV_DTYPES,
+    cache_result,
+    engine_key,
+    model_layout_or_error,
+)
+from registry.engine.compute import CacheResult
+from registry.engine.layout import Layout
+from registry.engine.units import parse_quantity
+
+__all__ = [
+    "CHART_LAYOUT",
+    "CONTEXT_LADDER",
+    "ENGINE_LAYOUTS",
+    "HEADLINE_CONTEXT",
+    "KV_DTYPES",
+    "ClaimRow",
+    "ModelFacts",
+    "cache_result",
+    "claim_rows",
+    "fits",
+    "hardware_bytes",
+    "mechanism_class",
+    "model_facts",
+    "run_result",
+]
+
+CHART_LAYOUT = "vllm"
+"""The engine layout of the headline chart and the hardware table: the most widely deployed server."""
+
+HEADLINE_CONTEXT = 128 * 1024
+"""The standard comparison point: 128K tokens (131,072)."""
+
+MECHANISM_CLASSES = (
+    "full attention",
+    "local + global attention",
+    "MLA",
+    "compressed attention",
+    "recurrent hybrid",
+    "recurrent",
+    "no cache",
+)
+"""The colour classes of the charts, in legend order."""
+
+
+def mechanism_class(layout: Layout) -> str:
+    """One word for how a model's cache grows, from the mechanisms of its layers.
+
+    A recurrent layer next to any attention makes a *recurrent hybrid*; otherwise compressed attention,
+    MLA, then local (sliding-window or chunked) layers decide, and plain full attention is what is left.
+    """
+    kinds = {group.mechanism.kind for group in layout.groups} - {"shared", "no-cache"}
+    if "recurrent" in kinds:
+        return "recurrent hybrid" if len(kinds) > 1 else "recurrent"
+    if "compressed" in kinds:
+        return "compressed attention"
+    if "mla" in kinds:
+        return "MLA"
+    if kinds & {"sliding-window", "chunked"}:
+        return "local + global attention"
+    return "full attention" if kinds else "no cache"
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """A model's layout (or why it has none) and its headline figures under the chart's layout."""
+
+    layout: Layout | None
+    problem: str | None
+    mechanism: str | None
+    per_token: int | Fraction | None
+    at_headline: int | None
+
+
+def model_facts(model: Model) -> ModelFacts:
+    """The model's layout and its bf16 figures under :data:`CHART_LAYOUT` at 128K."""
+    layout, problem = model_layout_or_error(model)
+    if layout is None:
+        return ModelFacts(None, problem, None, None, None)
+    result = cache_result(layout, CHART_LAYOUT, "bf16", HEADLINE_CONTEXT)
+    if isinstance(result, str):
+        return ModelFacts(layout, None, mechanism_class(layout), None, None)
+    return ModelFacts(layout, None, mechanism_class(layout), result.bytes_per_token, result.total_bytes)
+
+
+def hardware_bytes(hardware: Hardware) -> int:
+    """Memory of one unit of the record: ``devices × memory_per_device``, in bytes as the datasheet
+    writes them (80 GB is 80 × 10⁹ B)."""
+    return math.floor(hardware.devices * parse_quantity(hardware.memory_per_device).value)
+
+
+def fits(memory_bytes: int, sequence_bytes: int | None) -> int | None:
+    """Whole sequences whose cache fits in ``memory_bytes``: ``⌊memory / sequence⌋``; weights,
+    activations and the engine's own reserve are not subtracted, so this is an upper bound."""
+    if not sequence_bytes:
+        return None
+    return memory_bytes // sequence_bytes
+
+
+def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResult | str:
+    """The engine's computation of the run's own setting (its layout, dtypes, context and batch)."""
+    from registry.db._rows_runs import engine_run
+
+    layout, problem = _run_layout(index, run)
+    key = engine_key(run.layout)
+    if layout is None:
+        return problem or f"{run.model} has no cache layout"
+    if key is None:
+        return f"the formula engine has no layout for {run.layout!r}"
+    setting = engine_run(run, key)
+    return cache_result(
+        layout, key, setting.kv_dtype, setting.context_tokens, setting.batch, setting.state_dtype
+    )
+
+
+def _run_layout(index: RegistryIndex, run: KvEfficiency | Benchmark) -> tuple[Layout | None, str | None]:
+    entry = index.get(run.model)
+    if entry is None or not isinstance(entry.record, Model):
+        return None, f"{run.model} is not a model record"
+    return model_layout_or_error(entry.record)
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    """One claim as a page shows it: the verdict word, the engine's value and what explains a miss."""
+
+    position: int
+    verdict: str
+    message: str
+    engine_value: Fraction | None
+    misapplication: str | None
+    misapplication_text: str
+    nearest: tuple[tuple[str, str, Fraction], ...]
+    trace: tuple[str, ...]
+    formula_rendered: str
+    formula_value: Fraction | None
+    formula_matches: bool | None
+    formula_error: str
+
+
+def claim_rows(index: RegistryIndex, run: KvEfficiency | Benchmark) -> Iterator[ClaimRow]:
+    """Each claim of a run checked by the engine, in the record's order."""
+    from registry._geometry import model_fields
+    from registry.db._rows_runs import claim_spec, engine_run, verdict_columns
+    from registry.engine.claims import check_claim
+
+    entry = index.get(run.model)
+    layout, problem = _run_layout(index, run)
+    key = engine_key(run.layout)
+    for position, claim in enumerate(run.claims):
+        if layout is None or key is None or entry is None or not isinstance(entry.record, Model):
+            reason = problem or f"the formula engine has no layout for {run.layout!r}"
+            yield ClaimRow(position, "not-computable", reason, None, None, "", (), (), "", None, None, "")
+            continue
+        verdict = check_claim(claim_spec(claim), layout, model_fields(entry.record), engine_run(run, key))
+        columns = verdict_columns(verdict)
+        match = verdict.misapplication
+        formula = verdict.formula
+        yield ClaimRow(
+            position=position,
+            verdict=columns["verdict"],
+            message=columns["message"] or "",
+            engine_value=verdict.engine_value,
+            misapplication=match.name if match else None,
+            misapplication_text=match.description if match else "",
+            nearest=tuple((c.name, c.description, c.value) for c in verdict.nearest),
+            trace=verdict.trace,
+            formula_rendered=formula.rendered if formula else "",
+            formula_value=formula.value if formula else None,
+            formula_matches=formula.matches if formula else None,
+            formula_error=str(formula.error) if formula and formula.error else "",
+        )

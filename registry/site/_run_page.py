@@ -1,0 +1,266 @@
+"""The page of a kv-efficiency or benchmark record: the run, every claim checked, the derivation.
+
+A claim's row shows the value as the record states it, the engine's exact value written in the same
+unit, a verdict badge, and, for a disagreement, the misapplication that explains the stated number (or
+the nearest candidates). Below, each claim's own working and the engine's trace, factor by factor.
+"""
+
+# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from registry._index import Entry
+from registry._records import Benchmark, Claim, KvEfficiency
+from registry.engine.claims import QUANTITY_WORDS, show_value
+from registry.engine.compute import CacheResult
+from registry.engine.trace import byte_count
+from registry.engine.units import QuantityError, parse_context, parse_quantity
+from registry.site import _parts, _paths
+from registry.site._context import SiteContext
+from registry.site._html import Cell, Html, block, element, escape, join, table
+from registry.site._results import ClaimRow, claim_rows, run_result
+
+Run = KvEfficiency | Benchmark
+
+VERDICT_BADGES = {
+    "agrees": "agrees",
+    "disagrees": "disagrees",
+    "unreadable": "problem",
+    "wrong-dimension": "problem",
+    "unknown-variant": "problem",
+    "unsupported": "neutral",
+    "not-computable": "neutral",
+}
+"""The badge colour of each verdict word."""
+
+
+def render(context: SiteContext, entry: Entry) -> str:
+    """The whole Markdown page of one run record."""
+    return render_with_verdicts(context, entry)[0]
+
+
+def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[str]]:
+    """The page, and the verdict word of each claim (for the collection's index)."""
+    run = entry.record
+    assert isinstance(run, KvEfficiency | Benchmark)
+    page = _paths.record_page(entry.id)
+    rows = list(claim_rows(context.index, run))
+    result = run_result(context.index, run)
+    shared = () if isinstance(result, str) else result.trace
+    parts = [
+        _parts.header(context, entry, page),
+        "## Run\n" + block(_run_facts(context, run, page)),
+        _claims(run, rows) + _derivation(result) + _claim_details(run, rows, shared),
+        _parts.findings(context, entry),
+        _parts.prose(context, entry, page),
+        _parts.sources(entry),
+        _parts.errata(entry),
+        _parts.links(context, entry, page),
+    ]
+    return "".join(parts), [row.verdict for row in rows]
+
+
+def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
+    precision = run.precision
+    workload = run.workload
+    hardware = context.record_link(page, run.hardware) if run.hardware else None
+    if hardware is not None and run.hardware_count:
+        hardware = join([hardware, f" × {run.hardware_count}"])
+    engine = context.record_link(page, run.engine) if run.engine else None
+    if engine is not None and run.engine_version:
+        engine = join([engine, f" {run.engine_version}"])
+    return _parts.fact_table(
+        [
+            ("Model", context.record_link(page, run.model)),
+            ("Engine", engine),
+            ("Engine layout", element("code", run.layout)),
+            ("Hardware", hardware),
+            ("Weights", precision.weights),
+            ("KV cache", precision.kv_cache),
+            ("Recurrent state", precision.recurrent_state),
+            ("Context", _context(run.context_tokens)),
+            ("Batch", f"{run.batch:,}"),
+            ("Prefix cache", run.prefix_cache),
+            ("Workload", workload.description if workload else None),
+            ("Input tokens", _count(workload.input_tokens) if workload else None),
+            ("Output tokens", _count(workload.output_tokens) if workload else None),
+            ("Requests", _count(workload.requests) if workload else None),
+            ("Concurrency", _count(workload.concurrency) if workload else None),
+            ("Dataset", workload.dataset if workload else None),
+            *_measured(run),
+        ]
+    )
+
+
+MEASURED = {
+    "measured_ttft": "TTFT",
+    "measured_tpot": "TPOT",
+    "measured_throughput": "throughput",
+    "measured_memory": "memory",
+}
+
+
+def _measured(run: Run) -> list[tuple[str, object]]:
+    """The measured figures given, then one row naming those left null (a fact, not a measurement)."""
+    rows: list[tuple[str, object]] = []
+    missing = []
+    for name, words in MEASURED.items():
+        value = getattr(run, name)
+        if value:
+            rows.append((f"Measured {words}", value))
+        else:
+            missing.append(words)
+    if missing:
+        rows.append(("Not measured (null)", ", ".join(missing)))
+    return rows
+
+
+def _count(value: int | None) -> str | None:
+    return None if value is None else f"{value:,}"
+
+
+def _context(written: int | str) -> str:
+    tokens = parse_context(written)
+    as_written = str(written)
+    return (
+        f"{tokens:,} tokens"
+        if as_written.replace(",", "") == str(tokens)
+        else f"{as_written} = {tokens:,} tokens"
+    )
+
+
+def _claim_words(claim: Claim) -> str:
+    words = f"{QUANTITY_WORDS.get(claim.quantity, claim.quantity)} ({claim.variant}"
+    words += f" vs {claim.versus})" if claim.versus else ")"
+    overrides = []
+    if claim.context_tokens is not None:
+        overrides.append(f"at {parse_context(claim.context_tokens):,} tokens")
+    if claim.kv_cache:
+        overrides.append(f"KV {claim.kv_cache}")
+    return words + (", " + ", ".join(overrides) if overrides else "")
+
+
+def _engine_text(claim: Claim, value: Fraction | None) -> str:
+    if value is None:
+        return "—"
+    try:
+        like = parse_quantity(claim.stated)
+    except QuantityError:
+        like = None
+    return show_value(value, like)
+
+
+def _explanation(row: ClaimRow) -> Html:
+    if row.verdict == "agrees":
+        return escape("")
+    if row.misapplication:
+        return join(
+            [element("code", row.misapplication, class_="misapplication"), ": ", row.misapplication_text]
+        )
+    return escape(row.message)
+
+
+def verdict_badge(word: str) -> Html:
+    return _parts.badge(word, VERDICT_BADGES.get(word, "neutral"))
+
+
+def _claims(run: Run, rows: list[ClaimRow]) -> str:
+    if not run.claims:
+        return "## Claims\n" + block(element("p", "This record states no figure for the engine to check."))
+    body = table(
+        ["#", "Claim", "Stated", "Engine", "Verdict", "Explanation"],
+        (
+            [
+                Cell(row.position + 1, sort=row.position + 1),
+                _claim_words(claim),
+                Cell(claim.stated, class_="stated"),
+                Cell(_engine_text(claim, row.engine_value), class_="engine-value"),
+                Cell(verdict_badge(row.verdict), sort=row.verdict),
+                _explanation(row),
+            ]
+            for claim, row in zip(run.claims, rows, strict=True)
+        ),
+    )
+    return "## Claims\n" + block(body, class_="claims")
+
+
+def _derivation(result: CacheResult | str) -> str:
+    """The engine's computation of the run's own setting: the total by part, then the whole trace
+    (left out of the search index: numbers, not words anyone searches for)."""
+    heading = element("p", element("strong", "The engine's derivation of the run"))
+    if isinstance(result, str):
+        return block(heading, element("p", f"Not computed: {result}.", class_="not-computable"))
+    trace = element("pre", "\n".join(result.trace), class_="trace", data_search_exclude=True)
+    return block(heading, element("p", _totals(result)), trace)
+
+
+def _totals(result: CacheResult) -> str:
+    if result.total_bytes is None:
+        return "No total: " + "; ".join([*result.unsupported, *result.not_computable]) + "."
+    parts = [
+        f"{words} {byte_count(value)}"
+        for words, value in (
+            ("growing with the context", result.growing_bytes),
+            ("bounded by windows", result.window_bytes),
+            ("fixed state", result.fixed_bytes),
+        )
+        if value
+    ]
+    total = f"At {result.context_tokens:,} tokens, batch {result.batch:,}: {byte_count(result.total_bytes)}"
+    return total + (f" ({'; '.join(parts)})." if len(parts) > 1 else ".")
+
+
+def _claim_details(run: Run, rows: list[ClaimRow], shared_trace: tuple[str, ...]) -> str:
+    """Each claim's working as one collapsible block of text: the author's formula with the model's
+    values, their working, the misapplication or nearest candidates, and the engine's trace."""
+    if not run.claims:
+        return ""
+    items = [_claim_detail(claim, row, shared_trace) for claim, row in zip(run.claims, rows, strict=True)]
+    body = element("div", join(items), class_="claim-details", data_search_exclude=True)
+    return block(element("p", element("strong", "Each claim worked out")), body)
+
+
+def _claim_detail(claim: Claim, row: ClaimRow, shared_trace: tuple[str, ...]) -> Html:
+    number = row.position + 1
+    lines = [f"stated: {claim.stated}", f"engine: {_engine_text(claim, row.engine_value)}"]
+    if claim.formula:
+        lines.append(f"author's formula: {claim.formula}")
+    formula = _formula_line(row)
+    if formula:
+        lines.append(f"  with the model's values: {formula}")
+    if claim.basis:
+        lines.append(f"author's working: {claim.basis}")
+    if row.misapplication:
+        lines.append(f"misapplication: {row.misapplication}: {row.misapplication_text}")
+    elif row.nearest:
+        lines.append("no catalogued mistake gives the stated value; the nearest:")
+        lines += [f"  {name}: {_engine_text(claim, value)} ({text})" for name, text, value in row.nearest]
+    if row.verdict not in ("agrees", "disagrees"):
+        lines.append(f"no verdict: {row.message}")
+    if row.trace and row.trace != shared_trace:
+        lines += ["", *row.trace]
+    elif row.trace:
+        lines += ["", "the engine's trace is the derivation above"]
+    summary = element(
+        "summary", join([f"Claim {number}: {_claim_words(claim)} ", verdict_badge(row.verdict)])
+    )
+    return element(
+        "details", join([summary, element("pre", "\n".join(lines), class_="trace")]), id=f"claim-{number}"
+    )
+
+
+def _formula_line(row: ClaimRow) -> str | None:
+    if row.formula_error:
+        return f"cannot be evaluated: {row.formula_error}"
+    if not row.formula_rendered or row.formula_value is None:
+        return None
+    verdict = (
+        ""
+        if row.formula_matches is None
+        else (" (the stated value)" if row.formula_matches else " (not the stated value)")
+    )
+    value = row.formula_value
+    shown = f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):,.6g}"
+    return f"{row.formula_rendered} = {shown}{verdict}"

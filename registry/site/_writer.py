@@ -1,0 +1,64 @@
+"""Writing generated files: atomically, only when their content changed, and removing stale ones.
+
+An unchanged page keeps its file (and its modification time), so a rebuild after editing one record
+rewrites one page; a page whose record was deleted is removed, so the site never serves a ghost.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from registry._io import write_atomic
+
+
+class GeneratedFolder:
+    """The git-ignored folder of generated files; paths given to :meth:`write` are relative to the
+    docs folder (``generated/models/x.md``) and must lie inside this folder."""
+
+    def __init__(self, docs_dir: Path, name: str) -> None:
+        self.docs_dir = docs_dir
+        self.root = docs_dir / name
+        self.written: set[Path] = set()
+        self.changed = 0
+
+    def path(self, page: str) -> Path:
+        """The file of ``page``; a page outside this folder (``..``, an absolute path) is refused.
+
+        Checked on the path's parts rather than by resolving it: pages are named by the generator, and
+        resolving costs system calls for each of tens of thousands of files."""
+        parts = page.split("/")
+        if page.startswith("/") or "" in parts or "." in parts or ".." in parts or parts[0] != self.root.name:
+            raise ValueError(f"{page} is outside {self.root}")
+        return self.docs_dir.joinpath(*parts)
+
+    def write(self, page: str, content: str | bytes) -> Path:
+        """Write one file unless it already holds exactly ``content``."""
+        target = self.path(page)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.written.add(target)
+        try:
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                return target
+        except FileNotFoundError:
+            pass
+        write_atomic(target, data, durable=False)  # regenerated from the records on every build
+        self.changed += 1
+        return target
+
+    def prune(self) -> int:
+        """Remove every file under the folder that this build did not write, then empty folders."""
+        removed = 0
+        if not self.root.is_dir():
+            return 0
+        for folder, subfolders, files in os.walk(self.root, topdown=False):
+            for name in files:
+                path = Path(folder, name)
+                if path not in self.written:
+                    path.unlink()
+                    removed += 1
+            for name in subfolders:
+                sub = Path(folder, name)
+                if not any(sub.iterdir()):
+                    sub.rmdir()
+        return removed

@@ -1,0 +1,98 @@
+/* Sortable, filterable tables: every <table data-sortable> gets header buttons that sort by that
+ * column (numbers by their data-sort value, text by its words) and a filter box above it. Without
+ * JavaScript the table is an ordinary table, already in a sensible order. No dependencies. */
+(function () {
+  "use strict";
+
+  function cellValue(row, column) {
+    var cell = row.cells[column];
+    if (!cell) return "";
+    var sort = cell.getAttribute("data-sort");
+    return sort !== null ? sort : cell.textContent.trim();
+  }
+
+  function compare(numeric) {
+    return function (a, b) {
+      if (numeric) {
+        var x = parseFloat(a.value), y = parseFloat(b.value);
+        var xMissing = isNaN(x), yMissing = isNaN(y);
+        if (xMissing || yMissing) return xMissing - yMissing; /* blanks last */
+        return x - y;
+      }
+      return a.value.localeCompare(b.value, undefined, { numeric: true, sensitivity: "base" });
+    };
+  }
+
+  function sortBy(table, column, header) {
+    var body = table.tBodies[0];
+    var descending = header.getAttribute("aria-sort") === "ascending";
+    var numeric = header.getAttribute("data-type") === "number";
+    var rows = Array.prototype.map.call(body.rows, function (row, index) {
+      return { row: row, value: cellValue(row, column), index: index };
+    });
+    var order = compare(numeric);
+    rows.sort(function (a, b) {
+      var result = order(a, b) || a.index - b.index;
+      return descending ? -result : result;
+    });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell) {
+      cell.removeAttribute("aria-sort");
+    });
+    header.setAttribute("aria-sort", descending ? "descending" : "ascending");
+    rows.forEach(function (item) { body.appendChild(item.row); });
+  }
+
+  function addFilter(table) {
+    var input = document.createElement("input");
+    input.type = "search";
+    input.className = "registry-filter";
+    input.placeholder = "Filter rows";
+    input.setAttribute("aria-label", "Filter the table's rows");
+    var count = document.createElement("span");
+    count.className = "registry-filter-count";
+    count.setAttribute("aria-live", "polite");
+    input.addEventListener("input", function () {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var text = row.textContent.toLowerCase();
+        var match = words.every(function (word) { return text.indexOf(word) !== -1; });
+        row.hidden = !match;
+        if (match) shown += 1;
+      });
+      count.textContent = words.length ? shown + " of " + table.tBodies[0].rows.length + " rows" : "";
+    });
+    /* The theme wraps tables for scrolling; the box goes above the whole wrapper. */
+    var holder = table.closest(".md-typeset__scrollwrap") || table.closest(".md-typeset__table") || table;
+    holder.parentNode.insertBefore(input, holder);
+    holder.parentNode.insertBefore(count, holder);
+  }
+
+  function enhance(table) {
+    if (table.getAttribute("data-enhanced")) return;
+    table.setAttribute("data-enhanced", "true");
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (header, column) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = header.textContent;
+      button.title = "Sort by " + header.textContent;
+      button.addEventListener("click", function () { sortBy(table, column, header); });
+      header.textContent = "";
+      header.appendChild(button);
+    });
+    addFilter(table);
+  }
+
+  function enhanceAll() {
+    document.querySelectorAll("table[data-sortable]").forEach(enhance);
+  }
+
+  /* Material's instant navigation (if ever enabled) swaps pages without a load event. */
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
+    window.document$.subscribe(enhanceAll);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", enhanceAll);
+  } else {
+    enhanceAll();
+  }
+})();

@@ -1,0 +1,227 @@
+"""A small registry for the site's tests: a model, two runs (one hostile), hardware and an engine.
+
+The hostile record carries what a malicious pull request could put in record text (a script, event
+handlers, ``javascript:`` links, raw HTML blocks); the site must show it as inert text. Every claim
+agrees (a disagreement is an error, and the site is built only from a clean registry);
+:data:`WRONG_CLAIM` adds one the engine explains as a catalogued mistake, for tests of the refusal
+and of the page generator on its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+PAYLOAD = "window.__pwned = (window.__pwned || 0) + 1"
+"""What every hostile vector tries to run; a test reads ``window.__pwned`` afterwards."""
+
+MODEL = """\
+schema_version: 1
+id: models/example-llama
+kind: model
+title: Example Llama-shaped model
+evidence: architectural
+name: Example Llama
+org: Example Corp
+params_total_b: 8.0
+max_context_tokens: 131072
+config_source:
+  repository: example/example-model
+  file: config.json
+  revision: 0123456789abcdef0123456789abcdef01234567
+config:
+  model_type: llama
+  num_hidden_layers: 32
+  num_attention_heads: 32
+  num_key_value_heads: 8
+  hidden_size: 4096
+  torch_dtype: bfloat16
+sources:
+  - title: Example model card
+    url: https://example.com/card
+notes: |
+  A Llama-shaped geometry for the tests. Its runs: [[kv-efficiency/example-claims]].
+"""
+
+CLAIMS = """\
+schema_version: 1
+id: kv-efficiency/example-claims
+kind: kv-efficiency
+title: Example claims about the Llama-shaped model
+evidence: architectural
+model: models/example-llama
+engine: engines/example-engine
+layout: vllm
+hardware: hardware/example-gpu
+precision:
+  weights: bf16
+  kv_cache: bf16
+context_tokens: 128K
+claims:
+  - quantity: bytes_per_token
+    stated: 131,072 B
+    formula: num_hidden_layers * 2 * num_key_value_heads * head_dim * bytes
+  - quantity: bytes_per_sequence
+    stated: ~16 GiB
+sources:
+  - title: Example article
+    url: https://example.com/article
+notes: |
+  The model is [[models/example-llama]]; see also [[kv-efficiency/hostile-text]].
+related:
+  - models/example-llama
+"""
+
+HOSTILE = f"""\
+schema_version: 1
+id: kv-efficiency/hostile-text
+kind: kv-efficiency
+title: "Hostile <script>{PAYLOAD}</script> <img src=x onerror=\\"{PAYLOAD}\\"> title"
+evidence: source-reported
+model: models/example-llama
+layout: ideal
+precision:
+  kv_cache: bf16
+context_tokens: 4096
+workload:
+  description: "<b onmouseover=\\"{PAYLOAD}\\">workload</b><script>{PAYLOAD}</script>"
+claims:
+  - quantity: bytes_per_token
+    stated: 131,072 B
+    basis: "<svg onload=\\"{PAYLOAD}\\"></svg><script>{PAYLOAD}</script>"
+sources:
+  - title: "Source <img src=x onerror=\\"{PAYLOAD}\\">"
+    url: https://example.com/source
+    quote: "<script>{PAYLOAD}</script> quoted"
+notes: |
+  Plain words, then a script: <script>{PAYLOAD}</script>
+
+  An image with a handler: <img src="x" onerror="{PAYLOAD}"> and [a javascript link](javascript:{PAYLOAD}).
+
+  <div onclick="{PAYLOAD}" style="position:fixed;inset:0" class="badge badge-agrees">raw block</div>
+
+  <iframe src="javascript:{PAYLOAD}"></iframe><svg onload="{PAYLOAD}"><circle r="9"/></svg>
+
+  <a href="javascript:{PAYLOAD}">anchor</a> <a href="data:text/html,<script>{PAYLOAD}</script>">data</a>
+  <form action="https://example.com"><input name="x"></form><style>body {{display:none}}</style>
+
+  A real link to [[models/example-llama]] and a [safe link](https://example.com/safe).
+methodology: |
+  <details open ontoggle="{PAYLOAD}"><summary>x</summary></details>
+  <meta http-equiv="refresh" content="0;url=javascript:{PAYLOAD}"><base href="javascript:/">
+errata:
+  - date: "2026-01-01"
+    field: title
+    old: "<script>{PAYLOAD}</script>"
+    new: plain
+    reason: "<img src=x onerror=\\"{PAYLOAD}\\">"
+"""
+
+SLIDING = """\
+schema_version: 1
+id: models/example-sliding
+kind: model
+title: Example sliding-window model
+evidence: architectural
+name: Example Sliding
+org: Example Corp
+config_source:
+  repository: example/sliding-model
+  revision: 0123456789abcdef0123456789abcdef01234567
+config:
+  model_type: mistral
+  num_hidden_layers: 32
+  num_attention_heads: 32
+  num_key_value_heads: 8
+  hidden_size: 4096
+  sliding_window: 4096
+sources:
+  - title: Example model card
+    url: https://example.com/sliding
+"""
+
+LATENT = """\
+schema_version: 1
+id: models/example-latent
+kind: model
+title: Example latent-attention model
+evidence: source-reported
+name: Example Latent
+org: Example Corp
+layout:
+  - layers: 61
+    mechanism: mla
+    kv_lora_rank: 512
+    qk_rope_head_dim: 64
+sources:
+  - title: Example report
+    url: https://example.com/latent
+"""
+
+HARDWARE = """\
+schema_version: 1
+id: hardware/example-gpu
+kind: hardware
+title: Example GPU (80 GB)
+evidence: source-reported
+name: Example GPU
+vendor: Example Corp
+memory_per_device: 80 GB
+sources:
+  - title: Example datasheet
+    url: https://example.com/datasheet
+"""
+
+ENGINE = """\
+schema_version: 1
+id: engines/example-engine
+kind: engine
+title: Example engine
+evidence: architectural
+name: Example engine
+repository: example/engine
+version: 1.0.0
+layout: vllm
+capabilities:
+  mla_decode:
+    supported: false
+  fp8_kv:
+    supported: true
+    detail: "<script>window.__pwned = 1</script>fp8"
+sources:
+  - title: Example engine source
+    url: https://example.com/engine
+"""
+
+WRONG_CLAIM = CLAIMS.replace(
+    "  - quantity: bytes_per_sequence\n",
+    "  - quantity: bytes_per_token\n    stated: 65,536 B\n    basis: K and V counted once\n"
+    "  - quantity: bytes_per_sequence\n",
+)
+"""The claims record with a per-token figure that counts K but not V."""
+
+RECORDS = {
+    "models/example-llama": MODEL,
+    "models/example-sliding": SLIDING,
+    "models/example-latent": LATENT,
+    "kv-efficiency/example-claims": CLAIMS,
+    "kv-efficiency/hostile-text": HOSTILE,
+    "hardware/example-gpu": HARDWARE,
+    "engines/example-engine": ENGINE,
+}
+
+
+def make_registry(root: Path, records: dict[str, str] | None = None) -> Path:
+    """A registry at ``root``: the records, the schemas, and the site's configuration and pages."""
+    for record_id, text in (RECORDS if records is None else records).items():
+        path = root / "records" / f"{record_id}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for folder in ("benchmarks", "engines", "hardware", "kv-efficiency", "models"):
+        (root / "records" / folder).mkdir(parents=True, exist_ok=True)
+    shutil.copytree(REPO / "schemas", root / "schemas")
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copytree(REPO / "site", root / "site", ignore=shutil.ignore_patterns("generated"))
+    return root

@@ -1,0 +1,296 @@
+"""The site's generator without MkDocs: sanitizing, escaping, charts, and the pages it writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from registry._check import check
+from registry.engine.layout import MLA, Attention, LayerGroup, Layout, Recurrent, SlidingWindow, StateTensor
+from registry.site import SiteRefused, _paths, build_site, escape, generate, render_markdown
+from registry.site._html import element, escape_attr
+from registry.site._parts import front_matter
+from registry.site._progress import Progress
+from registry.site._results import mechanism_class
+from registry.site._svg import Bar, Series, bar_chart, line_chart
+from registry.site._writer import GeneratedFolder
+from tests.browser.site_registry import PAYLOAD, WRONG_CLAIM, make_registry
+
+HOSTILE_MARKDOWN = f"""\
+<script>{PAYLOAD}</script> <img src=x onerror="{PAYLOAD}"> [js](javascript:{PAYLOAD})
+
+<div onclick="{PAYLOAD}" class="badge badge-agrees" style="color:red">raw</div>
+
+<iframe src="https://example.com"></iframe><svg onload="{PAYLOAD}"></svg><style>*{{}}</style>
+<a href="data:text/html,x">data</a> <a href="vbscript:x">vb</a> <a href=" javascript:x">spaced</a>
+<form><input></form><object data="x"></object><base href="https://evil.example/">
+[[models/a_b]] and [[models/missing]] and a [fine](https://example.com/ok) link.
+"""
+
+
+def _resolve(target: str) -> tuple[str, str] | None:
+    return ("../models/a_b.html", target) if target == "models/a_b" else None
+
+
+def test_markdown_fields_render_inert() -> None:
+    html = render_markdown(HOSTILE_MARKDOWN, _resolve)
+    lowered = html.lower()
+    for forbidden in (
+        "<script",
+        "<iframe",
+        "<svg",
+        "<style",
+        "<form",
+        "<input",
+        "<object",
+        "<base",
+        "<img",
+        "<div",
+    ):
+        assert forbidden not in lowered, forbidden
+    assert not re.search(r"\son\w+\s*=", lowered)
+    assert "javascript:" not in lowered and "data:" not in lowered and "vbscript:" not in lowered
+    assert "class=" not in lowered and "style=" not in lowered  # nothing can pose as a badge
+    assert 'href="https://example.com/ok"' in html
+
+
+def test_wiki_links_become_links_and_unknown_ones_stay_text() -> None:
+    html = render_markdown("See [[models/a_b]] and [[models/missing]].", _resolve)
+    assert '<a href="../models/a_b.html"' in html and ">models/a_b</a>" in html
+    assert "[[models/missing]]" in html
+
+
+def test_markdown_formatting_survives() -> None:
+    html = render_markdown(
+        "Some *emphasis*, `code` and a list:\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    )
+    assert "<em>emphasis</em>" in html and "<code>code</code>" in html
+    assert "<li>one</li>" in html and "<td>1</td>" in html
+
+
+def test_escape_covers_markup_in_text_and_quotes_in_attributes() -> None:
+    assert escape("<a href=\"x\" title='y'>&") == "&lt;a href=\"x\" title='y'&gt;&amp;"
+    assert escape_attr("\"><script>'") == "&quot;&gt;&lt;script&gt;&#x27;"
+    assert element("a", "<b>", href='x" onclick="y') == '<a href="x&quot; onclick=&quot;y">&lt;b&gt;</a>'
+
+
+def test_front_matter_is_valid_yaml_whatever_the_title() -> None:
+    title = 'Title\n---\nx: "y" <script>'
+    text = front_matter(title)
+    meta = yaml.safe_load(text.split("---\n")[1])
+    assert meta == {"title": str(escape(title))}
+    assert "<script>" not in text
+
+
+def test_relative_addresses_between_pages() -> None:
+    record = _paths.record_page("models/x")
+    assert _paths.href(record, _paths.record_page("kv-efficiency/y")) == "../kv-efficiency/y.html"
+    assert _paths.href(_paths.HOME, record) == "generated/models/x.html"
+    assert _paths.href(record, _paths.HOME) == "../../index.html"
+    assert _paths.href(record, record, "claims") == "x.html#claims"
+
+
+def test_bar_chart_is_accessible_well_formed_svg() -> None:
+    bars = [
+        Bar("<b>big</b>", 2**34, "full attention", "a.html"),
+        Bar("small", 2**20, "MLA"),
+        Bar("none", None, "MLA"),
+    ]
+    svg = bar_chart(
+        "c", bars, title="T <x>", description="D", colours={"full attention": "#000", "MLA": "#111"}
+    )
+    root = ET.fromstring(svg)
+    namespace = "{http://www.w3.org/2000/svg}"
+    assert root.get("role") == "img" and root.find(f"{namespace}title").text == "T <x>"
+    rects = root.findall(f".//{namespace}rect")
+    assert len(rects) == 2 and all(r.find(f"{namespace}title") is not None for r in rects)
+    widths = [float(r.get("width")) for r in rects]
+    assert widths[0] > widths[1] > 0  # log scale, longest bar for the largest value
+    assert "<b>" not in svg and "not computable" in svg
+
+
+def test_line_chart_breaks_at_missing_points_and_dashes_counterfactuals() -> None:
+    series = [
+        Series("vllm", ((1024, 2**20), (4096, 2**22), (32768, None), (131072, 2**27))),
+        Series("MHA-equivalent", ((1024, 2**22), (131072, 2**29)), dashed=True),
+    ]
+    svg = line_chart("m", series, title="t", description="d", x_label="x", y_label="y")
+    root = ET.fromstring(svg)
+    lines = root.findall(".//{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 2  # the vllm line stops at the gap; its last point stands alone
+    assert lines[1].get("stroke-dasharray")
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}circle")) == 1
+    title = lines[0].find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "vllm: 1K: 1 MiB, 4K: 4 MiB, 128K: 128 MiB"
+
+
+@pytest.mark.parametrize(
+    ("groups", "expected"),
+    [
+        ([Attention(8, 128, 128)], "full attention"),
+        ([SlidingWindow(8, 128, 128, 4096), Attention(8, 128, 128)], "local + global attention"),
+        ([MLA(512, 64)], "MLA"),
+        ([Recurrent("kda", (StateTensor("s", (1, 2)),)), MLA(512, 64)], "recurrent hybrid"),
+        ([Recurrent("mamba", (StateTensor("s", (1, 2)),))], "recurrent"),
+    ],
+)
+def test_mechanism_class(groups: list[object], expected: str) -> None:
+    layout = Layout("t", tuple(LayerGroup(m, (i,)) for i, m in enumerate(groups)))  # type: ignore[arg-type]
+    assert mechanism_class(layout) == expected
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_registry(tmp_path_factory.mktemp("registry"))
+    result = check(root)
+    assert result.ok, result.diagnostics
+    generate(root, result, downloads=False)
+    return root / "site"
+
+
+def _page(docs: Path, page: str) -> str:
+    return (docs / page).read_text(encoding="utf-8")
+
+
+def test_run_page_shows_each_claim_checked(generated: Path) -> None:
+    text = _page(generated, _paths.record_page("kv-efficiency/example-claims"))
+    claims = text.split('<div class="claims">', 1)[1].split("</div>", 1)[0]
+    assert claims.count('class="badge badge-agrees">agrees<') == 2
+    assert '<td class="engine-value">131,072 B</td>' in claims
+    assert "16 GiB (17,179,869,184 B)" in claims
+    assert "per token = 32 × 2 × 8 × 128 × 2 = 131,072 B = 128 KiB" in text  # noqa: RUF001
+    assert "32 × 2 × 8 × 128 × 2 = 131,072 (the stated value)" in text  # noqa: RUF001
+    assert 'href="../models/example-llama.html"' in text
+
+
+def test_hostile_record_reaches_the_page_inert(generated: Path) -> None:
+    text = _page(generated, _paths.record_page("kv-efficiency/hostile-text"))
+    lowered = text.lower()
+    assert "<script" not in lowered and "<img" not in lowered and "<iframe" not in lowered
+    assert not re.search(r"<[^>]*\son\w+\s*=", lowered)
+    assert "javascript:" not in lowered.replace("[a javascript link]", "")
+    assert "&lt;script&gt;" in text  # shown as text, not dropped
+    meta = yaml.safe_load(text.split("---\n")[1])
+    assert meta["title"].startswith("Hostile &lt;script&gt;")
+
+
+def test_model_page_has_cache_tables_chart_and_hardware(generated: Path) -> None:
+    text = _page(generated, _paths.record_page("models/example-llama"))
+    assert text.count("<caption>KV cache in") == 1
+    assert ">128 KiB<" in text and ">16 GiB<" in text  # vllm, bf16: per token and at 128K
+    grid = re.split(r'<pre class="grid"[^>]*>', text, maxsplit=1)[1].split("</pre>", 1)[0]
+    assert re.search(r"\nvllm +fp8 +64 KiB +256 MiB +2 GiB +8 GiB +64 GiB †\n", grid)
+    assert re.search(r"\nllama\.cpp +q8_0 +68 KiB", grid)  # 34 bytes per 32 values: the scales count
+    assert "vllm, q8_0: vLLM's kv_cache_dtype has no q8_0 layout" in grid
+    assert 'stroke-dasharray="7 4"' in text  # the MHA-equivalent line
+    assert '<title id="memory-chart-title">' in text
+    hardware = text.split("## 128K sequences per hardware", 1)[1].split("##", 1)[0]
+    # 80 GB holds 4 sequences of 16 GiB (bf16) and 9 of 8 GiB (fp8)
+    assert re.search(r">80 GB</td><td>Example GPU</td><td[^>]*>4</td><td[^>]*>9</td>", hardware)
+
+
+def test_collection_indexes_list_every_record_and_the_nav_lists_none(generated: Path) -> None:
+    models = _page(generated, _paths.collection_page("models"))
+    for name in ("example-llama", "example-sliding", "example-latent"):
+        assert f'href="{name}.html"' in models
+    assert "<table data-sortable>" in models
+    config = yaml.safe_load((generated.parent / "mkdocs.yml").read_text(encoding="utf-8"))
+    listed = json.dumps(config["nav"])
+    assert "generated/models/index.md" in listed and "example-llama" not in listed
+
+
+def test_home_summary_has_counts_and_the_headline_chart(generated: Path) -> None:
+    text = _page(generated, "generated/snippets/home.txt")
+    assert "KV cache of one 131,072-token sequence, bf16, vllm layout" in text
+    assert text.count("<rect ") == 3
+    assert 'href="generated/models/example-latent.html"' in text
+
+
+def test_a_disagreeing_claim_is_named_on_its_page_but_refuses_the_build(tmp_path: Path) -> None:
+    root = make_registry(tmp_path)
+    (root / "records" / "kv-efficiency" / "example-claims.yaml").write_text(WRONG_CLAIM, encoding="utf-8")
+    result = check(root)
+    assert not result.ok
+    with pytest.raises(SiteRefused, match="1 error"):
+        build_site(root, downloads=False)
+    assert not (root / "site" / "generated").exists()
+    generate(root, result, downloads=False)
+    text = _page(root / "site", _paths.record_page("kv-efficiency/example-claims"))
+    assert 'class="badge badge-disagrees">disagrees<' in text
+    assert '<code class="misapplication">kv-factor-missing</code>' in text
+
+
+def test_writer_keeps_unchanged_files_and_removes_stale_ones(tmp_path: Path) -> None:
+    folder = GeneratedFolder(tmp_path, "generated")
+    kept = folder.write("generated/a.md", "same")
+    stale = folder.write("generated/old/b.md", "gone soon")
+    before = kept.stat().st_mtime_ns
+    again = GeneratedFolder(tmp_path, "generated")
+    again.write("generated/a.md", "same")
+    assert again.changed == 0 and kept.stat().st_mtime_ns == before
+    assert again.prune() == 1 and not stale.exists() and not stale.parent.exists()
+    with pytest.raises(ValueError, match="outside"):
+        again.write("../escape.md", "x")
+
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_draws_a_bar_on_a_terminal_and_one_line_elsewhere() -> None:
+    terminal, log = _Terminal(True), _Terminal(False)
+    for stream in (terminal, log):
+        bar = Progress(stream, 3)  # type: ignore[arg-type]
+        for _ in range(3):
+            bar.advance()
+        bar.close()
+    assert "generating [" in terminal.text and "3/3 pages" in terminal.text
+    assert log.text.startswith("generated 3 pages in ") and log.text.count("\n") == 1
+
+
+class _Spy:
+    """A multiprocessing context whose Pool records how many workers it was asked for."""
+
+    def __init__(self, pool: object, used: list[int]) -> None:
+        self.pool, self.used = pool, used
+
+    def Pool(self, workers: int) -> object:  # the name multiprocessing gives it
+        self.used.append(workers)
+        return self.pool(workers)  # type: ignore[operator]
+
+
+def test_pages_rendered_in_parallel_equal_the_serial_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry.site import _record_pages
+
+    serial, parallel = make_registry(tmp_path / "serial"), make_registry(tmp_path / "parallel")
+    generate(serial, check(serial), downloads=False, workers=1)
+    monkeypatch.setattr(_record_pages, "BATCH", 2)  # several batches, merged back in order
+    used: list[int] = []
+    real_pool = _record_pages.multiprocessing.get_context("fork").Pool
+    monkeypatch.setattr(_record_pages.multiprocessing, "get_context", lambda method: _Spy(real_pool, used))
+    generate(parallel, check(parallel), downloads=False, workers=2)
+    assert used == [2]  # the pages really were rendered by two forked workers
+    files = sorted(p.relative_to(serial) for p in (serial / "site/generated").rglob("*") if p.is_file())
+    assert files == sorted(
+        p.relative_to(parallel) for p in (parallel / "site/generated").rglob("*") if p.is_file()
+    )
+    for path in files:
+        assert (serial / path).read_bytes() == (parallel / path).read_bytes(), path
