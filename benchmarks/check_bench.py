@@ -67,14 +67,27 @@ def median(command: list[str], cwd: Path, repeat: int, before: object = None) ->
 
 def check_jsonschema(root: Path, repeat: int) -> Timing:
     """check-jsonschema over every record, one call per kind (it takes one schema a call)."""
-    collections = {"models": "model", "kv-efficiency": "kv-efficiency", "benchmarks": "benchmark",
-                   "engines": "engine", "hardware": "hardware"}
+    collections = {
+        "models": "model",
+        "kv-efficiency": "kv-efficiency",
+        "benchmarks": "benchmark",
+        "engines": "engine",
+        "hardware": "hardware",
+    }
     timings = []
     for _ in range(repeat):
         total, peak = 0.0, 0
         for folder, kind in collections.items():
             files = sorted(str(p) for p in (root / "records" / folder).glob("*.yaml"))
-            timing = run([str(BIN / "check-jsonschema"), "--schemafile", str(root / "schemas" / f"{kind}.schema.json"), *files], root)
+            timing = run(
+                [
+                    str(BIN / "check-jsonschema"),
+                    "--schemafile",
+                    str(root / "schemas" / f"{kind}.schema.json"),
+                    *files,
+                ],
+                root,
+            )
             total, peak = total + timing.seconds, max(peak, timing.peak_kib)
         timings.append(Timing(total, peak))
     return Timing(statistics.median(t.seconds for t in timings), max(t.peak_kib for t in timings))
@@ -106,22 +119,34 @@ def measure(size: int, repeat: int, scratch: Path) -> dict[str, Timing]:
 
 def table(all_results: dict[int, dict[str, Timing]]) -> str:
     sizes = sorted(all_results)
-    lines = ["| measurement | " + " | ".join(f"N = {n:,}" for n in sizes) + " |",
-             "| --- | " + " | ".join("---" for _ in sizes) + " |"]
+    lines = [
+        "| measurement | " + " | ".join(f"N = {n:,}" for n in sizes) + " |",
+        "| --- | " + " | ".join("---" for _ in sizes) + " |",
+    ]
     for name in next(iter(all_results.values())):
         cells = [f"{all_results[n][name].seconds:.3f} s" for n in sizes]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     ratios = {
-        "cold / check-jsonschema (target ≤ 0.2)": lambda r: r["check cold"].seconds / r["check-jsonschema"].seconds,
+        "cold / check-jsonschema (target ≤ 0.2)": lambda r: (
+            r["check cold"].seconds / r["check-jsonschema"].seconds
+        ),
         "unchanged / cold (target ≤ 0.05)": lambda r: r["check unchanged"].seconds / r["check cold"].seconds,
     }
     for name, ratio in ratios.items():
         lines.append(f"| {name} | " + " | ".join(f"{ratio(all_results[n]):.3f}" for n in sizes) + " |")
-    lines.append("| check cold, peak memory | " + " | ".join(f"{all_results[n]['check cold'].peak_kib / 1024:.0f} MiB" for n in sizes) + " |")
+    lines.append(
+        "| check cold, peak memory | "
+        + " | ".join(f"{all_results[n]['check cold'].peak_kib / 1024:.0f} MiB" for n in sizes)
+        + " |"
+    )
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
         growth = all_results[large]["check cold"].seconds / all_results[small]["check cold"].seconds
-        lines.append(f"| cold time growth {small:,} → {large:,} (linear: {large / small:.0f}×) | " + " | ".join("" for _ in sizes[:-1]) + f" | {growth:.1f}× |")
+        lines.append(
+            f"| cold time growth {small:,} → {large:,} (linear: {large / small:.0f}×) | "
+            + " | ".join("" for _ in sizes[:-1])
+            + f" | {growth:.1f}× |"
+        )
     return "\n".join(lines)
 
 
@@ -151,7 +176,9 @@ To reproduce: `.venv/bin/python benchmarks/check_bench.py --sizes 1000 10000 --r
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--write-page", action="store_true", help="write the table to site/performance.md")
@@ -165,7 +192,9 @@ def main() -> None:
     print(rendered)
     if args.write_page:
         machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.machine()}"
-        page = PAGE.format(repeat=args.repeat, date=time.strftime("%Y-%m-%d"), machine=machine, table=rendered)
+        page = PAGE.format(
+            repeat=args.repeat, date=time.strftime("%Y-%m-%d"), machine=machine, table=rendered
+        )
         (REPO / "site" / "performance.md").write_text(page, encoding="utf-8")
         print("wrote site/performance.md", file=sys.stderr)
 

@@ -73,8 +73,14 @@ def _real_models() -> list[Model]:
 
 
 def _source(i: int) -> list[dict[str, object]]:
-    return [{"title": f"Synthetic source {i}", "url": f"https://example.com/source/{i}", "section": "2.1",
-             "revision": f"{i:040x}"[-40:]}]
+    return [
+        {
+            "title": f"Synthetic source {i}",
+            "url": f"https://example.com/source/{i}",
+            "section": "2.1",
+            "revision": f"{i:040x}"[-40:],
+        }
+    ]
 
 
 def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
@@ -92,24 +98,61 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
         template = templates[i % len(templates)]
         slug = f"synthetic-{i:05d}"
         body = {
-            "schema_version": 1, "id": f"models/{slug}", "kind": "model", "title": f"{template.name} (synthetic {i})",
-            "evidence": "architectural", "name": f"{template.name} S{i}", "org": template.org,
-            "params_total_b": template.params_total_b, "config_source": template.config_source.model_dump(exclude_none=True) if template.config_source else None,
-            "config": template.config, "sources": _source(i), "notes": _PROSE.format(model=f"models/{slug}").replace(f"[[models/{slug}]]", "this record"),
+            "schema_version": 1,
+            "id": f"models/{slug}",
+            "kind": "model",
+            "title": f"{template.name} (synthetic {i})",
+            "evidence": "architectural",
+            "name": f"{template.name} S{i}",
+            "org": template.org,
+            "params_total_b": template.params_total_b,
+            "config_source": template.config_source.model_dump(exclude_none=True)
+            if template.config_source
+            else None,
+            "config": template.config,
+            "sources": _source(i),
+            "notes": _PROSE.format(model=f"models/{slug}").replace(f"[[models/{slug}]]", "this record"),
         }
-        lines = ["# yaml-language-server: $schema=../../schemas/model.schema.json", f"# synthetic copy of {template.id}", *_dump({k: v for k, v in body.items() if v is not None})]
+        lines = [
+            "# yaml-language-server: $schema=../../schemas/model.schema.json",
+            f"# synthetic copy of {template.id}",
+            *_dump({k: v for k, v in body.items() if v is not None}),
+        ]
         (out / "records" / "models" / f"{slug}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
         model_ids.append((f"models/{slug}", template))
     for i in range(counts["engines"]):
-        body = {"schema_version": 1, "id": f"engines/engine-{i:05d}", "kind": "engine", "title": f"Engine {i}",
-                "evidence": "source-reported", "name": f"Engine {i}", "repository": f"example/engine-{i}", "version": "1.0",
-                "capabilities": {"mla_decode": {"supported": True, "source": "https://example.com/mla"}}, "sources": _source(i)}
-        (out / "records" / "engines" / f"engine-{i:05d}.yaml").write_text("\n".join(_dump(body)) + "\n", encoding="utf-8")
+        body = {
+            "schema_version": 1,
+            "id": f"engines/engine-{i:05d}",
+            "kind": "engine",
+            "title": f"Engine {i}",
+            "evidence": "source-reported",
+            "name": f"Engine {i}",
+            "repository": f"example/engine-{i}",
+            "version": "1.0",
+            "capabilities": {"mla_decode": {"supported": True, "source": "https://example.com/mla"}},
+            "sources": _source(i),
+        }
+        (out / "records" / "engines" / f"engine-{i:05d}.yaml").write_text(
+            "\n".join(_dump(body)) + "\n", encoding="utf-8"
+        )
     for i in range(counts["hardware"]):
-        body = {"schema_version": 1, "id": f"hardware/gpu-{i:05d}", "kind": "hardware", "title": f"GPU {i}",
-                "evidence": "source-reported", "name": f"GPU {i}", "vendor": "Example", "devices": 8,
-                "memory_per_device": "192 GB", "bandwidth_per_device": "8 TB/s", "sources": _source(i)}
-        (out / "records" / "hardware" / f"gpu-{i:05d}.yaml").write_text("\n".join(_dump(body)) + "\n", encoding="utf-8")
+        body = {
+            "schema_version": 1,
+            "id": f"hardware/gpu-{i:05d}",
+            "kind": "hardware",
+            "title": f"GPU {i}",
+            "evidence": "source-reported",
+            "name": f"GPU {i}",
+            "vendor": "Example",
+            "devices": 8,
+            "memory_per_device": "192 GB",
+            "bandwidth_per_device": "8 TB/s",
+            "sources": _source(i),
+        }
+        (out / "records" / "hardware" / f"gpu-{i:05d}.yaml").write_text(
+            "\n".join(_dump(body)) + "\n", encoding="utf-8"
+        )
     cache: dict[tuple[str, str, int], tuple[int | None, object]] = {}
     for folder, kind in (("kv-efficiency", "kv-efficiency"), ("benchmarks", "benchmark")):
         for i in range(counts[folder]):
@@ -125,15 +168,31 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
             if per_token is not None and int(per_token) == per_token:
                 claims.append({"quantity": "bytes_per_token", "stated": f"{format_int(int(per_token))} B"})
             if total is not None:
-                claims.append({"quantity": "bytes_per_sequence", "stated": f"{format_int(total)} B",
-                               "basis": "computed from the config at the record's context"})
+                claims.append(
+                    {
+                        "quantity": "bytes_per_sequence",
+                        "stated": f"{format_int(total)} B",
+                        "basis": "computed from the config at the record's context",
+                    }
+                )
             slug = f"run-{i:05d}"
             body = {
-                "schema_version": 1, "id": f"{folder}/{slug}", "kind": kind, "title": f"Run {i} of {model_id}",
-                "evidence": "architectural" if kind == "kv-efficiency" else "measured", "model": model_id, "layout": layout,
-                "precision": {"weights": "bf16", "kv_cache": "bf16"}, "context_tokens": context, "batch": 1,
-                "prefix_cache": rng.choice(("none", "cold", "warm")), "claims": claims, "sources": _source(i),
-                "methodology": _PROSE.format(model=model_id) * 2, "related": [model_id], "tags": ["synthetic"],
+                "schema_version": 1,
+                "id": f"{folder}/{slug}",
+                "kind": kind,
+                "title": f"Run {i} of {model_id}",
+                "evidence": "architectural" if kind == "kv-efficiency" else "measured",
+                "model": model_id,
+                "layout": layout,
+                "precision": {"weights": "bf16", "kv_cache": "bf16"},
+                "context_tokens": context,
+                "batch": 1,
+                "prefix_cache": rng.choice(("none", "cold", "warm")),
+                "claims": claims,
+                "sources": _source(i),
+                "methodology": _PROSE.format(model=model_id) * 2,
+                "related": [model_id],
+                "tags": ["synthetic"],
             }
             if kind == "benchmark":
                 body["precision"] = {"weights": "bf16", "kv_cache": "bf16"}
@@ -141,16 +200,26 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
                 body["engine_version"] = "1.0"
                 body["hardware"] = f"hardware/gpu-{rng.randrange(counts['hardware']):05d}"
                 body["hardware_count"] = 8
-                body["workload"] = {"description": "synthetic long-context prompts", "input_tokens": context,
-                                    "output_tokens": 256, "concurrency": 1}
+                body["workload"] = {
+                    "description": "synthetic long-context prompts",
+                    "input_tokens": context,
+                    "output_tokens": 256,
+                    "concurrency": 1,
+                }
                 body["measured_ttft"] = f"{rng.randint(1, 90) / 10} s"
-            lines = [f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json", "# generated for the benchmark", *_dump(body)]
+            lines = [
+                f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json",
+                "# generated for the benchmark",
+                *_dump(body),
+            ]
             (out / "records" / folder / f"{slug}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return counts
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("out", type=Path)
     parser.add_argument("--records", type=int, default=1000)
     args = parser.parse_args()

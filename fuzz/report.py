@@ -47,9 +47,16 @@ def corpus() -> dict[str, Any]:
         findings += len(found)
         codes.update(d.code for d in result.diagnostics)
         shapes.update(shape(d.message) for d in result.diagnostics)
-    return {"cases": cases, "files": files, "findings": findings, "codes": dict(sorted(codes.items())),
-            "distinct_messages": len(shapes),
-            "crashes": crashes, "mismatched": mismatched, "slowest_seconds": round(slowest, 3)}
+    return {
+        "cases": cases,
+        "files": files,
+        "findings": findings,
+        "codes": dict(sorted(codes.items())),
+        "distinct_messages": len(shapes),
+        "crashes": crashes,
+        "mismatched": mismatched,
+        "slowest_seconds": round(slowest, 3),
+    }
 
 
 def _filled(head: str, unit: Callable[[int], str], tail: str) -> str:
@@ -114,18 +121,22 @@ def markdown(hostile: dict[str, Any], fuzz: dict[str, Any], worst: dict[str, flo
     for name, data in fuzz["targets"].items():
         crashes, broken = _broken(fuzz["findings"], name)
         diagnostic = [code for code in data["codes"] if _is_code(code)]
-        rows.append(f"| fuzz `{name}` | {data['inputs']:,} | {len(diagnostic) or ''} | "
-                    f"{data['distinct_messages']:,} | {crashes} | {broken} | "
-                    f"{data['slowest_seconds']:.2f} s |")
+        rows.append(
+            f"| fuzz `{name}` | {data['inputs']:,} | {len(diagnostic) or ''} | "
+            f"{data['distinct_messages']:,} | {crashes} | {broken} | "
+            f"{data['slowest_seconds']:.2f} s |"
+        )
     total = sum(data["inputs"] for data in fuzz["targets"].values())
     codes = sorted({code for data in fuzz["targets"].values() for code in data["codes"] if _is_code(code)})
     minutes = fuzz["seconds"] / 60
-    head = (f"Measured with `{command}` on {fuzz['finished']} (campaign of {minutes:.0f} minutes, "
-            f"seed {fuzz['seed']}): {total:,} fuzz inputs, {len(fuzz['findings'])} findings. "
-            f"Diagnostic codes the fuzzer reached: {', '.join(codes)}. "
-            f"Codes the corpus reaches: {', '.join(hostile['codes'])}.")
+    head = (
+        f"Measured with `{command}` on {fuzz['finished']} (campaign of {minutes:.0f} minutes, "
+        f"seed {fuzz['seed']}): {total:,} fuzz inputs, {len(fuzz['findings'])} findings. "
+        f"Diagnostic codes the fuzzer reached: {', '.join(codes)}. "
+        f"Codes the corpus reaches: {', '.join(hostile['codes'])}."
+    )
     slowest = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in worst.items())
-    tail = (f"Files built to be slow (as large as allowed, dense with nodes, with a finding): {slowest}.")
+    tail = f"Files built to be slow (as large as allowed, dense with nodes, with a finding): {slowest}."
     return head + "\n\n" + "\n".join(rows) + "\n\n" + tail + "\n"
 
 
@@ -135,8 +146,11 @@ def _progress(line: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.report", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m fuzz.report",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--minutes", type=float, default=10.0, help="campaign length (default: 10)")
     parser.add_argument("--seed", type=int, default=0, help="the campaign's seed (default: 0)")
     parser.add_argument("--stats", type=Path, help="read a finished campaign's stats.json instead of fuzzing")

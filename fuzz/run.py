@@ -32,8 +32,15 @@ from fuzz import strategies, targets
 OUT = Path(__file__).resolve().parent.parent / "build" / "fuzz"
 
 TARGETS: dict[str, tuple[Callable[[Any], targets.Outcome], st.SearchStrategy[Any], int]] = {
-    "loader": (targets.loader, st.one_of(st.binary(max_size=600), strategies.yaml_like_text.map(str.encode),
-                                         strategies.byte_mutated_record().map(lambda item: item[1])), 300),
+    "loader": (
+        targets.loader,
+        st.one_of(
+            st.binary(max_size=600),
+            strategies.yaml_like_text.map(str.encode),
+            strategies.byte_mutated_record().map(lambda item: item[1]),
+        ),
+        300,
+    ),
     "check": (targets.check, strategies.hostile_record(), 60),
     "expr": (targets.expr, strategies.expression_text, 500),
     "quantity": (targets.quantity, strategies.quantity_text, 500),
@@ -87,16 +94,26 @@ def run_round(name: str, seed: int, stats: Stats) -> dict[str, str] | None:
     target, strategy, examples = TARGETS[name]
     failure: dict[str, str] = {}
 
-    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate, Phase.shrink],
-              suppress_health_check=list(HealthCheck), print_blob=False)
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
     @hypothesis_seed(seed)
     @given(strategy)
     def round_(value: Any) -> None:
         try:
             stats.record(name, target(value))
         except BaseException as error:  # the last one recorded is the shrunk, minimal input
-            failure.update(target=name, input=repr(value), error=f"{type(error).__name__}: {error}",
-                           traceback=traceback.format_exc(limit=-6))
+            failure.update(
+                target=name,
+                input=repr(value),
+                error=f"{type(error).__name__}: {error}",
+                traceback=traceback.format_exc(limit=-6),
+            )
             raise
 
     try:
@@ -114,8 +131,9 @@ def _save(finding: dict[str, str]) -> Path:
     return path
 
 
-def campaign(minutes: float, names: list[str], seed: int, log: Callable[[str], None] = print,
-             command: str = "") -> dict[str, Any]:
+def campaign(
+    minutes: float, names: list[str], seed: int, log: Callable[[str], None] = print, command: str = ""
+) -> dict[str, Any]:
     """Fuzz ``names`` round-robin for ``minutes``; returns the stats (also written to stats.json)."""
     stats = Stats()
     chooser = random.Random(seed)
@@ -129,25 +147,34 @@ def campaign(minutes: float, names: list[str], seed: int, log: Callable[[str], N
                 finding = run_round(name, chooser.getrandbits(32), stats)
                 if finding is not None:
                     stats.findings.append(finding)
-                    log(f"FINDING in {name}: {finding['error']}\n  input: {finding['input'][:300]}\n"
-                        f"  saved to {_save(finding)}")
+                    log(
+                        f"FINDING in {name}: {finding['error']}\n  input: {finding['input'][:300]}\n"
+                        f"  saved to {_save(finding)}"
+                    )
             total = sum(stats.inputs.values())
             log(f"{time.monotonic() - started:6.0f} s  {total:,} inputs  {len(stats.findings)} findings")
     finally:
         targets.close_registry()
-    result = {"command": command or f"python -m fuzz.run --minutes {minutes:g} --seed {seed}",
-              **stats.as_json(time.monotonic() - started, seed)}
+    result = {
+        "command": command or f"python -m fuzz.run --minutes {minutes:g} --seed {seed}",
+        **stats.as_json(time.monotonic() - started, seed),
+    }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "stats.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.run", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m fuzz.run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--minutes", type=float, default=10.0, help="how long to run (default: 10)")
-    parser.add_argument("--target", action="append", choices=list(TARGETS),
-                        help="fuzz only this target (repeatable; default: all)")
+    parser.add_argument(
+        "--target",
+        action="append",
+        choices=list(TARGETS),
+        help="fuzz only this target (repeatable; default: all)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for the rounds' seeds (default: random)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)

@@ -27,14 +27,74 @@ FIXTURES = {
 """The valid fixtures (tests/fixtures/valid/NAME.yaml) and the id each has as a record."""
 
 TOKENS = [
-    "- ", ": ", "? ", ",", "[", "]", "{", "}", "&a ", "*a", "&b [*a, *a, *a]", "!!str ", "!!int ", "!local ",
-    "!!python/object/apply:os.system ['true'] ", "%TAG !e! tag:yaml.org,2002:\n", "%YAML 1.1\n", "---\n",
-    "...\n", "|\n  ", ">-\n  ", "#", "'", '"', "\\e", "\\0", "\\u202e", "\t", "\r\n", "\r", "\ufeff",
-    "\u202e", "\u2028", "\x85", "\x00", "\x1b[2J", "é", "\U0001f600", "1e400", "-1e400", ".nan", ".inf",
-    "0x" + "f" * 120, "0o" + "7" * 120, "9" * 120, "-0", "0.0", "~", "null", "true", "yes", "2024-12-26",
-    "[[kv-efficiency/x]]", "[[../../etc/passwd]]", "records/../../etc/passwd", "/etc/passwd",
-    "h\u0430rdware", "models/\u0435xample", "131,072", "128K", "~8.6 GiB", "70,272 B", "85.3x",
-    "num_hidden_layers.__class__", "__import__('os')", "2 ** 2 ** 2 ** 64", "1 / 0", "(" * 40,
+    "- ",
+    ": ",
+    "? ",
+    ",",
+    "[",
+    "]",
+    "{",
+    "}",
+    "&a ",
+    "*a",
+    "&b [*a, *a, *a]",
+    "!!str ",
+    "!!int ",
+    "!local ",
+    "!!python/object/apply:os.system ['true'] ",
+    "%TAG !e! tag:yaml.org,2002:\n",
+    "%YAML 1.1\n",
+    "---\n",
+    "...\n",
+    "|\n  ",
+    ">-\n  ",
+    "#",
+    "'",
+    '"',
+    "\\e",
+    "\\0",
+    "\\u202e",
+    "\t",
+    "\r\n",
+    "\r",
+    "\ufeff",
+    "\u202e",
+    "\u2028",
+    "\x85",
+    "\x00",
+    "\x1b[2J",
+    "é",
+    "\U0001f600",
+    "1e400",
+    "-1e400",
+    ".nan",
+    ".inf",
+    "0x" + "f" * 120,
+    "0o" + "7" * 120,
+    "9" * 120,
+    "-0",
+    "0.0",
+    "~",
+    "null",
+    "true",
+    "yes",
+    "2024-12-26",
+    "[[kv-efficiency/x]]",
+    "[[../../etc/passwd]]",
+    "records/../../etc/passwd",
+    "/etc/passwd",
+    "h\u0430rdware",
+    "models/\u0435xample",
+    "131,072",
+    "128K",
+    "~8.6 GiB",
+    "70,272 B",
+    "85.3x",
+    "num_hidden_layers.__class__",
+    "__import__('os')",
+    "2 ** 2 ** 2 ** 64",
+    "1 / 0",
+    "(" * 40,
 ]
 """Pieces spliced into records: YAML indicators, escapes, encodings, numbers at the edges, attacks."""
 
@@ -65,10 +125,10 @@ def _byte_edit(draw: st.DrawFn, data: bytes) -> bytes:
     if kind == "insert-bytes":
         return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at:]
     if kind == "delete":
-        return data[:at] + data[at + draw(st.integers(1, 16)):]
+        return data[:at] + data[at + draw(st.integers(1, 16)) :]
     if kind == "overwrite":
         chunk = draw(st.binary(min_size=1, max_size=4))
-        return data[:at] + chunk + data[at + len(chunk):]
+        return data[:at] + chunk + data[at + len(chunk) :]
     lines = data.splitlines(keepends=True) or [b""]
     line = draw(st.integers(0, len(lines) - 1))
     return b"".join([*lines[: line + 1], lines[line], *lines[line + 1 :]])
@@ -186,8 +246,39 @@ yaml_like_text = st.lists(YAML_ALPHABET, max_size=300).map("".join)
 
 _NAMES = ["num_hidden_layers", "kv_lora_rank", "qk_rope_head_dim", "bytes", "head_dim", "x", "__class__"]
 EXPRESSION_PIECES = st.sampled_from(
-    [*_NAMES, "0", "1", "2", "61", "576", "131,072", "1.5", "9" * 45, "+", "-", "*", "/", "x", "\u00d7",
-     "\u00b7", "\u00f7", "\u2212", "**", "^", "(", ")", " ", ".", ",", "'", "[", "]", "lambda", ":", "()"]
+    [
+        *_NAMES,
+        "0",
+        "1",
+        "2",
+        "61",
+        "576",
+        "131,072",
+        "1.5",
+        "9" * 45,
+        "+",
+        "-",
+        "*",
+        "/",
+        "x",
+        "\u00d7",
+        "\u00b7",
+        "\u00f7",
+        "\u2212",
+        "**",
+        "^",
+        "(",
+        ")",
+        " ",
+        ".",
+        ",",
+        "'",
+        "[",
+        "]",
+        "lambda",
+        ":",
+        "()",
+    ]
 )
 expression_text = st.one_of(
     st.lists(EXPRESSION_PIECES, max_size=40).map("".join),
@@ -195,7 +286,37 @@ expression_text = st.one_of(
 )
 
 QUANTITY_PIECES = st.sampled_from(
-    ["~", "\u2248", "0", "1", "7", "9" * 30, ",", ".", " ", "B", "KiB", "GiB", "GB", "kB", "x", "\u00d7", "%",
-     "s", "ms", "\u00b5s", "/token", "per token", "tok/s", "TB/s", "K", "M", "-", "e400", "NaN", "inf"]
+    [
+        "~",
+        "\u2248",
+        "0",
+        "1",
+        "7",
+        "9" * 30,
+        ",",
+        ".",
+        " ",
+        "B",
+        "KiB",
+        "GiB",
+        "GB",
+        "kB",
+        "x",
+        "\u00d7",
+        "%",
+        "s",
+        "ms",
+        "\u00b5s",
+        "/token",
+        "per token",
+        "tok/s",
+        "TB/s",
+        "K",
+        "M",
+        "-",
+        "e400",
+        "NaN",
+        "inf",
+    ]
 )
 quantity_text = st.one_of(st.lists(QUANTITY_PIECES, max_size=8).map("".join), st.text(max_size=40))

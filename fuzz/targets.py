@@ -171,8 +171,14 @@ def check(item: tuple[str, bytes]) -> Outcome:
 
 # ---------------------------------------------------------------- formulas and quantities
 
-_NAMES: dict[str, Fraction | int] = {"num_hidden_layers": 61, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
-                                     "bytes": 2, "head_dim": 128, "x": 3}
+_NAMES: dict[str, Fraction | int] = {
+    "num_hidden_layers": 61,
+    "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64,
+    "bytes": 2,
+    "head_dim": 128,
+    "x": 3,
+}
 
 
 def expr(text: str) -> Outcome:

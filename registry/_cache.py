@@ -27,7 +27,15 @@ CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
 FORMAT = 1
 _RACY_NS = 2_000_000_000
-_LIBRARIES = ("pydantic", "pydantic-core", "jsonschema", "jsonschema-rs", "pyyaml", "ruamel-yaml", "referencing")
+_LIBRARIES = (
+    "pydantic",
+    "pydantic-core",
+    "jsonschema",
+    "jsonschema-rs",
+    "pyyaml",
+    "ruamel-yaml",
+    "referencing",
+)
 """Libraries whose version can change an answer; matched against dist-info folder names."""
 
 Signature = list[int]  # size, mtime_ns, inode
@@ -142,8 +150,11 @@ class CheckCache:
             if not trusted and cached[1] != self._digest_of(path):
                 return None
         try:
-            return CachedResult(self.root, int(stored["result"]["files"]),
-                                [_diagnostic(item) for item in stored["result"]["diagnostics"]])
+            return CachedResult(
+                self.root,
+                int(stored["result"]["files"]),
+                [_diagnostic(item) for item in stored["result"]["diagnostics"]],
+            )
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -158,8 +169,10 @@ class CheckCache:
         from registry._io import write_atomic
 
         written = time.time_ns()
-        entries = {path: [signature, "" if path.endswith("/") else self._digest_of(path)]
-                   for path, signature in self.tree.items()}
+        entries = {
+            path: [signature, "" if path.endswith("/") else self._digest_of(path)]
+            for path, signature in self.tree.items()
+        }
         payload = {
             "key": self.key,
             "written_ns": written,
@@ -181,5 +194,14 @@ def _plain(d: Diagnostic) -> list[Any]:
 
 def _diagnostic(item: list[Any]) -> Diagnostic:
     code, severity, path, line, column, message, hint, pointer, name = item
-    return Diagnostic(str(code), Severity(severity), str(path), int(line), int(column), str(message), str(hint),
-                      str(pointer), str(name))
+    return Diagnostic(
+        str(code),
+        Severity(severity),
+        str(path),
+        int(line),
+        int(column),
+        str(message),
+        str(hint),
+        str(pointer),
+        str(name),
+    )

@@ -25,8 +25,14 @@ def calc_config(
     """The cache of the model described by a config.json mapping."""
     from registry.engine.adapters import layout_from_config
 
-    return compute(layout_from_config(config), context_tokens=context_tokens, batch=batch,
-                   kv_dtype=kv_dtype, state_dtype=state_dtype, engine=layout)
+    return compute(
+        layout_from_config(config),
+        context_tokens=context_tokens,
+        batch=batch,
+        kv_dtype=kv_dtype,
+        state_dtype=state_dtype,
+        engine=layout,
+    )
 
 
 def calc_model(
@@ -54,8 +60,14 @@ def calc_model(
     record = loaded[0]
     if not isinstance(record, Model):
         raise RegistryError(f"{wanted} is a {record.kind} record, not a model")
-    return compute(model_layout(record), context_tokens=context_tokens, batch=batch,
-                   kv_dtype=kv_dtype, state_dtype=state_dtype, engine=layout)
+    return compute(
+        model_layout(record),
+        context_tokens=context_tokens,
+        batch=batch,
+        kv_dtype=kv_dtype,
+        state_dtype=state_dtype,
+        engine=layout,
+    )
 
 
 def read_config(path: Path) -> dict[str, Any]:
@@ -122,14 +134,22 @@ def as_text(result: CacheResult) -> str:
             lines.append(f"{name:<28} {group.layer_count:>6}  not supported: {group.reason}")
             continue
         if group.bytes_at_context is None:
-            lines.append(f"{name:<28} {group.layer_count:>6}  not computable: {', '.join(group.not_computable)}")
+            lines.append(
+                f"{name:<28} {group.layer_count:>6}  not computable: {', '.join(group.not_computable)}"
+            )
             continue
         per_token = format_bytes(group.bytes_per_token) if group.bytes_per_token is not None else "-"
-        lines.append(f"{name:<28} {group.layer_count:>6} {per_token:>14} {format_bytes(group.bytes_at_context):>18}")
+        lines.append(
+            f"{name:<28} {group.layer_count:>6} {per_token:>14} {format_bytes(group.bytes_at_context):>18}"
+        )
     lines.append("-" * len(header))
     if result.total_bytes is None:
-        lines.append("total: not computable" + (f" ({'; '.join(result.unsupported or result.not_computable)})"))
+        lines.append(
+            "total: not computable" + (f" ({'; '.join(result.unsupported or result.not_computable)})")
+        )
     else:
-        lines.append(f"total: {format_int(result.total_bytes)} B = {format_bytes(result.total_bytes)}"
-                     f" at {format_int(result.context_tokens)} tokens × batch {result.batch}")
+        lines.append(
+            f"total: {format_int(result.total_bytes)} B = {format_bytes(result.total_bytes)}"
+            f" at {format_int(result.context_tokens)} tokens × batch {result.batch}"
+        )
     return "\n".join(lines) + "\n"

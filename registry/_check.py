@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
-from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
 from registry._fastload import fast_load_bytes
+from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
 from registry._loader import MAX_FILE_BYTES, Document, too_large
 from registry._records import SLUG_PATTERN, Record
 from registry._validate import validate
@@ -58,8 +58,14 @@ def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
         relative_folder = Path(folder).relative_to(root).as_posix()
         for name in list(subfolders):
             if (Path(folder) / name).is_symlink():
-                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(f"{relative_folder}/{name}", 1, 1,
-                                   "a symbolic link to a folder inside records/; links are not followed"))
+                diagnostics.append(
+                    refs.OUTSIDE_RECORDS.diagnostic(
+                        f"{relative_folder}/{name}",
+                        1,
+                        1,
+                        "a symbolic link to a folder inside records/; links are not followed",
+                    )
+                )
                 subfolders.remove(name)
         subfolders.sort()
         for name in sorted(files):
@@ -86,8 +92,10 @@ def _placement_problem(root: Path, relative: str) -> str:
     if folder not in COLLECTIONS:
         return f"records/{folder}/ is not a collection; the collections are {', '.join(sorted(COLLECTIONS))}"
     if not re.fullmatch(SLUG_PATTERN, name[: -len(".yaml")]):  # else the id it needs could not be written
-        return (f"{name!r} cannot name a record: a file name is lowercase letters, digits, '.', '_' and '-', "
-                "starting with a letter or digit, then .yaml")
+        return (
+            f"{name!r} cannot name a record: a file name is lowercase letters, digits, '.', '_' and '-', "
+            "starting with a letter or digit, then .yaml"
+        )
     return ""
 
 
@@ -112,7 +120,9 @@ def _select(root: Path, paths: Sequence[Path]) -> frozenset[str]:
 def _selected(path: str, selection: frozenset[str] | None) -> bool:
     if selection is None:
         return True
-    return path in selection or any(item.endswith("/") and (path + "/").startswith(item) or item == "./" for item in selection)
+    return path in selection or any(
+        (item.endswith("/") and (path + "/").startswith(item)) or item == "./" for item in selection
+    )
 
 
 def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> CheckResult:
@@ -123,8 +133,11 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     if selection is not None:
         for item in selection:
             if not item.endswith("/") and item not in files and not any(d.path == item for d in diagnostics):
-                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(item, 1, 1,
-                                   "not a record file: records are records/<collection>/<slug>.yaml"))
+                diagnostics.append(
+                    refs.OUTSIDE_RECORDS.diagnostic(
+                        item, 1, 1, "not a record file: records are records/<collection>/<slug>.yaml"
+                    )
+                )
     loaded: list[tuple[str, Record, Document]] = []
     failed: dict[str, list[Diagnostic]] = {}
     for path in files:

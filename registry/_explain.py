@@ -28,13 +28,17 @@ def explain(root: Path, record_id: str) -> str:
     if entry is None:
         broken = [d for d in result.diagnostics if d.path == f"records/{wanted}.yaml"]
         if broken:
-            raise RegistryError(f"{wanted} does not load ({broken[0].code} {broken[0].message}); run 'registry check'")
+            raise RegistryError(
+                f"{wanted} does not load ({broken[0].code} {broken[0].message}); run 'registry check'"
+            )
         raise RegistryError(f"no record {wanted!r} in {root}")
     if isinstance(entry.record, KvEfficiency | Benchmark):
         return _explain_run(result.index, entry)
     if isinstance(entry.record, Model):
         return _explain_model(entry)
-    raise RegistryError(f"{wanted} is a {entry.record.kind} record: explain derives model, kv-efficiency and benchmark records")
+    raise RegistryError(
+        f"{wanted} is a {entry.record.kind} record: explain derives model, kv-efficiency and benchmark records"
+    )
 
 
 def _explain_run(index: RegistryIndex, entry: Entry) -> str:
@@ -43,8 +47,12 @@ def _explain_run(index: RegistryIndex, entry: Entry) -> str:
 
     record = entry.record
     assert isinstance(record, KvEfficiency | Benchmark)
-    lines = [f"{record.id}: {record.title}", f"model {record.model} · layout {record.layout} · "
-             f"KV {record.precision.kv_cache} · context {format_int(record.context)} · batch {record.batch}", ""]
+    lines = [
+        f"{record.id}: {record.title}",
+        f"model {record.model} · layout {record.layout} · "
+        f"KV {record.precision.kv_cache} · context {format_int(record.context)} · batch {record.batch}",
+        "",
+    ]
     models = Models(index)
     geometry = models.get(record.model)
     if geometry is None:

@@ -72,10 +72,7 @@ def _build(text: str) -> Any:
                 if tag is not None and tag not in _ALLOWED_TAGS:
                     raise _Unusual
                 if tag == _STR_TAG or not (event.implicit[0] and not event.style):
-                    if tag not in (None, "!", _STR_TAG):
-                        value = resolve_plain(event.value)
-                    else:
-                        value = event.value
+                    value = resolve_plain(event.value) if tag not in (None, "!", _STR_TAG) else event.value
                 else:
                     value = resolve_plain(event.value)
                     if isinstance(value, float) and not math.isfinite(value):

@@ -12,8 +12,6 @@ a person can correct them. Without ``--url`` there is no source to cite, so ``so
 with a TODO and ``registry check`` reports it until it is filled. An existing file is never overwritten.
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003  (sizes are written with ×, as the engine trace writes them)
-
 from __future__ import annotations
 
 import dataclasses

@@ -19,7 +19,16 @@ from registry.rules import refs
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 
-__all__ = ["COLLECTIONS", "Entry", "RegistryIndex", "RootNotFound", "check_references", "expected_id", "find_root", "index_records"]
+__all__ = [
+    "COLLECTIONS",
+    "Entry",
+    "RegistryIndex",
+    "RootNotFound",
+    "check_references",
+    "expected_id",
+    "find_root",
+    "index_records",
+]
 
 
 @dataclass
@@ -58,7 +67,9 @@ def expected_id(path: str) -> str | None:
     return f"{parts[1]}/{parts[2][: -len('.yaml')]}"
 
 
-def index_records(root: Path, loaded: list[tuple[str, Record, Document]]) -> tuple[RegistryIndex, list[Diagnostic]]:
+def index_records(
+    root: Path, loaded: list[tuple[str, Record, Document]]
+) -> tuple[RegistryIndex, list[Diagnostic]]:
     """Build the index from validated records, reporting id, collection and duplicate problems."""
     index = RegistryIndex(root)
     diagnostics: list[Diagnostic] = []
@@ -67,18 +78,39 @@ def index_records(root: Path, loaded: list[tuple[str, Record, Document]]) -> tup
         wanted = expected_id(path)
         if wanted is not None and record.id != wanted:
             line, column = document.locate("/id")
-            diagnostics.append(refs.ID_MISMATCH.diagnostic(path, line, column,
-                               f"id {record.id!r} is not the file's path; it should be {wanted!r}", pointer="/id"))
+            diagnostics.append(
+                refs.ID_MISMATCH.diagnostic(
+                    path,
+                    line,
+                    column,
+                    f"id {record.id!r} is not the file's path; it should be {wanted!r}",
+                    pointer="/id",
+                )
+            )
         folder = path.split("/")[1] if path.count("/") >= 2 else ""
         if folder in COLLECTIONS and COLLECTIONS[folder] != record.kind:
             kline, kcolumn = document.locate("/kind")
-            diagnostics.append(refs.WRONG_COLLECTION.diagnostic(path, kline, kcolumn,
-                               f"a {record.kind} record in records/{folder}/, which holds {COLLECTIONS[folder]} records; "
-                               f"it belongs in records/{KINDS[record.kind]}/", pointer="/kind"))
+            diagnostics.append(
+                refs.WRONG_COLLECTION.diagnostic(
+                    path,
+                    kline,
+                    kcolumn,
+                    f"a {record.kind} record in records/{folder}/, which holds {COLLECTIONS[folder]} records; "
+                    f"it belongs in records/{KINDS[record.kind]}/",
+                    pointer="/kind",
+                )
+            )
         if record.id in first_path:
             line, column = document.locate("/id")
-            diagnostics.append(refs.DUPLICATE_ID.diagnostic(path, line, column,
-                               f"id {record.id!r} is already declared by {first_path[record.id]}", pointer="/id"))
+            diagnostics.append(
+                refs.DUPLICATE_ID.diagnostic(
+                    path,
+                    line,
+                    column,
+                    f"id {record.id!r} is already declared by {first_path[record.id]}",
+                    pointer="/id",
+                )
+            )
             continue
         first_path[record.id] = path
         index.entries[record.id] = Entry(record.id, path, record, document)
@@ -108,25 +140,39 @@ def _references_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
         pointer = f"/related/{position}"
         if target == record.id:
             line, column = document.locate(pointer)
-            yield refs.SELF_REFERENCE.diagnostic(entry.path, line, column, "the record lists itself as related", pointer=pointer)
+            yield refs.SELF_REFERENCE.diagnostic(
+                entry.path, line, column, "the record lists itself as related", pointer=pointer
+            )
             continue
         yield from _resolve(index, entry, pointer, target, None)
 
 
-def _resolve(index: RegistryIndex, entry: Entry, pointer: str, target: str, kind: str | None) -> Iterator[Diagnostic]:
+def _resolve(
+    index: RegistryIndex, entry: Entry, pointer: str, target: str, kind: str | None
+) -> Iterator[Diagnostic]:
     found = index.get(target)
     if found is None and target in index.broken:
         return
     if found is None:
         line, column = entry.document.locate(pointer)
-        yield refs.DANGLING_REFERENCE.diagnostic(entry.path, line, column,
-                                                 f"{pointer.lstrip('/').split('/')[0]!r} names {target!r}, which is not a record",
-                                                 hint=_suggest(index, target), pointer=pointer)
+        yield refs.DANGLING_REFERENCE.diagnostic(
+            entry.path,
+            line,
+            column,
+            f"{pointer.lstrip('/').split('/')[0]!r} names {target!r}, which is not a record",
+            hint=_suggest(index, target),
+            pointer=pointer,
+        )
     elif kind is not None and found.record.kind != kind:
         line, column = entry.document.locate(pointer)
-        yield refs.WRONG_REFERENCE_KIND.diagnostic(entry.path, line, column,
-                                                   f"{pointer.lstrip('/')!r} names {target!r}, {_a(found.record.kind)} record, "
-                                                   f"where {_a(kind)} record belongs", pointer=pointer)
+        yield refs.WRONG_REFERENCE_KIND.diagnostic(
+            entry.path,
+            line,
+            column,
+            f"{pointer.lstrip('/')!r} names {target!r}, {_a(found.record.kind)} record, "
+            f"where {_a(kind)} record belongs",
+            pointer=pointer,
+        )
 
 
 def _links_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
@@ -141,10 +187,18 @@ def _links_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
                 continue
             line, column = _position_in_block(entry.document, pointer, text, match.start())
             if target == entry.id:
-                yield refs.SELF_REFERENCE.diagnostic(entry.path, line, column, f"[[{target}]] links the record to itself", pointer=pointer)
+                yield refs.SELF_REFERENCE.diagnostic(
+                    entry.path, line, column, f"[[{target}]] links the record to itself", pointer=pointer
+                )
             elif index.get(target) is None:
-                yield refs.BROKEN_LINK.diagnostic(entry.path, line, column, f"[[{target}]] names no record",
-                                                  hint=_suggest(index, target), pointer=pointer)
+                yield refs.BROKEN_LINK.diagnostic(
+                    entry.path,
+                    line,
+                    column,
+                    f"[[{target}]] names no record",
+                    hint=_suggest(index, target),
+                    pointer=pointer,
+                )
 
 
 def _position_in_block(document: Document, pointer: str, text: str, offset: int) -> tuple[int, int]:

@@ -250,14 +250,39 @@ class _Builder:
                 self._count(event)
                 tag = _tag(event)
                 if tag not in _ALLOWED_TAGS:
-                    raise self.refuse(syntax.FORBIDDEN_TAG, event.start_mark, f"the tag {tag!r} is not allowed in a record", parent_pointer)
+                    raise self.refuse(
+                        syntax.FORBIDDEN_TAG,
+                        event.start_mark,
+                        f"the tag {tag!r} is not allowed in a record",
+                        parent_pointer,
+                    )
                 if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is _NO_KEY:
-                    raise self.refuse(syntax.NON_STRING_KEY, event.start_mark, "a mapping key must be a plain string, not a collection", parent_pointer)
+                    raise self.refuse(
+                        syntax.NON_STRING_KEY,
+                        event.start_mark,
+                        "a mapping key must be a plain string, not a collection",
+                        parent_pointer,
+                    )
                 if len(stack) >= MAX_DEPTH:
-                    raise self.refuse(syntax.TOO_DEEP, event.start_mark, f"nesting deeper than {MAX_DEPTH} levels", parent_pointer)
+                    raise self.refuse(
+                        syntax.TOO_DEEP,
+                        event.start_mark,
+                        f"nesting deeper than {MAX_DEPTH} levels",
+                        parent_pointer,
+                    )
                 container: Any = {} if name == "MappingStartEvent" else []
                 self.positions.setdefault(parent_pointer, _position(event.start_mark))
-                stack.append([container, parent_pointer, _NO_KEY, None, event.start_mark, getattr(event, "anchor", None), self.nodes])
+                stack.append(
+                    [
+                        container,
+                        parent_pointer,
+                        _NO_KEY,
+                        None,
+                        event.start_mark,
+                        getattr(event, "anchor", None),
+                        self.nodes,
+                    ]
+                )
                 continue
             else:
                 continue
@@ -278,18 +303,35 @@ class _Builder:
     def _count(self, event: Any) -> None:
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise self.refuse(syntax.ALIAS_LIMIT, event.start_mark, f"more than {MAX_NODES:,} nodes in one record")
+            raise self.refuse(
+                syntax.ALIAS_LIMIT, event.start_mark, f"more than {MAX_NODES:,} nodes in one record"
+            )
 
     def _alias(self, event: Any, pointer: str) -> Any:
         self.aliases += 1
         if self.aliases > MAX_ALIASES:
-            raise self.refuse(syntax.ALIAS_LIMIT, event.start_mark, f"more than {MAX_ALIASES} aliases in one record", pointer)
+            raise self.refuse(
+                syntax.ALIAS_LIMIT,
+                event.start_mark,
+                f"more than {MAX_ALIASES} aliases in one record",
+                pointer,
+            )
         if event.anchor not in self.anchors:
-            raise self.refuse(syntax.YAML_SYNTAX, event.start_mark, f"alias *{event.anchor} names no anchor defined before it", pointer)
+            raise self.refuse(
+                syntax.YAML_SYNTAX,
+                event.start_mark,
+                f"alias *{event.anchor} names no anchor defined before it",
+                pointer,
+            )
         value, size = self.anchors[event.anchor]
         self.nodes += size
         if self.nodes > MAX_NODES:
-            raise self.refuse(syntax.ALIAS_LIMIT, event.start_mark, f"aliases expand past {MAX_NODES:,} nodes (an alias bomb?)", pointer)
+            raise self.refuse(
+                syntax.ALIAS_LIMIT,
+                event.start_mark,
+                f"aliases expand past {MAX_NODES:,} nodes (an alias bomb?)",
+                pointer,
+            )
         return value
 
     def _child_pointer(self, stack: list[list[Any]]) -> str:
@@ -301,7 +343,12 @@ class _Builder:
     def _key(self, frame: list[Any], key: Any, event: Any) -> None:
         pointer = frame[1]
         if not isinstance(key, str):
-            raise self.refuse(syntax.NON_STRING_KEY, event.start_mark, f"a mapping key must be a string, not {key!r}", pointer)
+            raise self.refuse(
+                syntax.NON_STRING_KEY,
+                event.start_mark,
+                f"a mapping key must be a string, not {key!r}",
+                pointer,
+            )
         if key in frame[0]:
             first = self.key_positions.get(f"{pointer}/{escape_pointer_part(key)}", (0, 0))
             raise self.refuse(
@@ -402,7 +449,9 @@ def _describe_character(char: str) -> str:
 
 def load_text(path: str, text: str, events: EventSource = ruamel_events) -> LoadResult:
     """Load one record's text: exactly one document whose root is a mapping."""
-    if not text.strip() or all(line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()):
+    if not text.strip() or all(
+        line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()
+    ):
         return LoadResult(None, [syntax.EMPTY.diagnostic(path, 1, 1, "the file holds no YAML document")])
     builder = _Builder(path)
     try:
@@ -413,19 +462,43 @@ def load_text(path: str, text: str, events: EventSource = ruamel_events) -> Load
             if name == "DocumentStartEvent":
                 if documents:
                     line, column = _position(event.start_mark)
-                    return LoadResult(None, [syntax.MULTIPLE_DOCUMENTS.diagnostic(path, line, column, "a second YAML document starts here; a record file holds one")])
+                    return LoadResult(
+                        None,
+                        [
+                            syntax.MULTIPLE_DOCUMENTS.diagnostic(
+                                path,
+                                line,
+                                column,
+                                "a second YAML document starts here; a record file holds one",
+                            )
+                        ],
+                    )
                 documents.append(builder.build(stream))
         root = documents[0] if documents else None
     except _Refused as refused:
         return LoadResult(None, [refused.diagnostic])
     except RecursionError:
-        return LoadResult(None, [syntax.TOO_DEEP.diagnostic(path, 1, 1, "the file nests too deeply to parse")])
+        return LoadResult(
+            None, [syntax.TOO_DEEP.diagnostic(path, 1, 1, "the file nests too deeply to parse")]
+        )
     except Exception as error:  # the parser's own errors: MarkedYAMLError and kin
         return LoadResult(None, [_syntax_error(path, error)])
     if not isinstance(root, dict):
         kind = "nothing" if root is None else type(root).__name__
-        return LoadResult(None, [syntax.ROOT_NOT_MAPPING.diagnostic(path, 1, 1, f"the document's root is {kind}; a record is a mapping of field names to values")])
-    return LoadResult(Document(path, root, builder.positions, builder.key_positions, builder.block_scalars), [])
+        return LoadResult(
+            None,
+            [
+                syntax.ROOT_NOT_MAPPING.diagnostic(
+                    path,
+                    1,
+                    1,
+                    f"the document's root is {kind}; a record is a mapping of field names to values",
+                )
+            ],
+        )
+    return LoadResult(
+        Document(path, root, builder.positions, builder.key_positions, builder.block_scalars), []
+    )
 
 
 def _syntax_error(path: str, error: Exception) -> Diagnostic:

@@ -485,7 +485,8 @@ def build(root: Path, options: NewOptions) -> NewRecord:
     result.to_fill = [
         key
         for key, value in fields.items()
-        if isinstance(value, Todo) or (isinstance(value, dict) and any(isinstance(v, Todo) for v in value.values()))
+        if isinstance(value, Todo)
+        or (isinstance(value, dict) and any(isinstance(v, Todo) for v in value.values()))
     ]
     result.text = record_text(fields, comments)
     return result

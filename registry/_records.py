@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from registry.engine.units import (
@@ -47,11 +47,22 @@ SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
 LAYOUT_PATTERN = r"^(ideal|vllm|sglang|llama\.cpp|transformers|trtllm)(@[0-9][0-9A-Za-z.]{0,19})?$"
 DTYPE_PATTERN = r"^(fp32|bf16|fp16|fp8|fp8_e4m3|fp8_e5m2|int8|int4|fp4|nvfp4|mxfp4|q8_0|q4_0|q4_k|q5_k|q6_k)$"
 
-RecordId = Annotated[str, Field(pattern=ID_PATTERN, max_length=120, description="A record id: its path under records/ without .yaml.")]
+RecordId = Annotated[
+    str,
+    Field(
+        pattern=ID_PATTERN, max_length=120, description="A record id: its path under records/ without .yaml."
+    ),
+]
 ShortText = Annotated[str, Field(min_length=1, max_length=300)]
 Markdown = Annotated[str, Field(max_length=20_000, description="Markdown; may contain [[id]] links.")]
 Url = Annotated[str, Field(pattern=r"""^https://[^\s<>"']{1,500}$""", description="An https URL.")]
-Dtype = Annotated[str, Field(pattern=DTYPE_PATTERN, description="A numeric format: fp32, bf16, fp16, fp8 (e4m3/e5m2), int8, int4, fp4, or a llama.cpp block format such as q8_0.")]
+Dtype = Annotated[
+    str,
+    Field(
+        pattern=DTYPE_PATTERN,
+        description="A numeric format: fp32, bf16, fp16, fp8 (e4m3/e5m2), int8, int4, fp4, or a llama.cpp block format such as q8_0.",
+    ),
+]
 DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD.")]
 
 
@@ -101,9 +112,13 @@ class Source(_Strict):
     section: ShortText | None = Field(default=None, description="Section, heading or page of the source.")
     table: ShortText | None = Field(default=None, description="Table or figure in the source.")
     file: ShortText | None = Field(default=None, description="File inside a repository.")
-    revision: ShortText | None = Field(default=None, description="Commit, tag or version the file is read at.")
+    revision: ShortText | None = Field(
+        default=None, description="Commit, tag or version the file is read at."
+    )
     accessed: DateText | None = None
-    quote: Annotated[str, Field(max_length=2000)] | None = Field(default=None, description="The words that state the fact.")
+    quote: Annotated[str, Field(max_length=2000)] | None = Field(
+        default=None, description="The words that state the fact."
+    )
 
 
 class Erratum(_Strict):
@@ -114,7 +129,9 @@ class Erratum(_Strict):
     old: ShortText
     new: ShortText
     reason: Annotated[str, Field(min_length=1, max_length=2000)]
-    code: ShortText | None = Field(default=None, description="The diagnostic or misapplication that found it.")
+    code: ShortText | None = Field(
+        default=None, description="The diagnostic or misapplication that found it."
+    )
 
 
 class _Envelope(_Strict):
@@ -129,7 +146,9 @@ class _Envelope(_Strict):
     notes: Markdown | None = None
     methodology: Markdown | None = None
     related: list[RecordId] = Field(default_factory=list, max_length=200)
-    tags: list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")]] = Field(default_factory=list, max_length=50)
+    tags: list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")]] = Field(
+        default_factory=list, max_length=50
+    )
     errata: list[Erratum] = Field(default_factory=list, max_length=100)
 
 
@@ -158,16 +177,22 @@ class LayerGroupSpec(_Strict):
 
     layers: int = Field(ge=1, le=10_000, description="How many layers the group has.")
     mechanism: Mechanism
-    variant: ShortText | None = Field(default=None, description="e.g. kda, gated-deltanet, mamba2, gated-mla, csa, hca.")
+    variant: ShortText | None = Field(
+        default=None, description="e.g. kda, gated-deltanet, mamba2, gated-mla, csa, hca."
+    )
     num_kv_heads: int | None = Field(default=None, ge=1, le=100_000)
     head_dim: int | None = Field(default=None, ge=1, le=100_000, description="Key head size.")
-    v_head_dim: int | None = Field(default=None, ge=1, le=100_000, description="Value head size, when it differs.")
+    v_head_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Value head size, when it differs."
+    )
     window: int | None = Field(default=None, ge=1, le=2**40)
     chunk: int | None = Field(default=None, ge=1, le=2**40)
     kv_lora_rank: int | None = Field(default=None, ge=1, le=100_000)
     qk_rope_head_dim: int | None = Field(default=None, ge=0, le=100_000)
     compress_ratio: int | None = Field(default=None, ge=1, le=1_000_000)
-    index_head_dim: int | None = Field(default=None, ge=1, le=100_000, description="Sparse-attention indexer key size.")
+    index_head_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Sparse-attention indexer key size."
+    )
     state_heads: int | None = Field(default=None, ge=1, le=100_000)
     state_k_dim: int | None = Field(default=None, ge=1, le=100_000)
     state_v_dim: int | None = Field(default=None, ge=1, le=100_000)
@@ -182,13 +207,19 @@ class Model(_Envelope):
     name: ShortText
     org: ShortText
     family: ShortText | None = None
-    params_total_b: float | None = Field(default=None, gt=0, le=1e6, description="Total parameters, billions.")
-    params_active_b: float | None = Field(default=None, gt=0, le=1e6, description="Parameters active per token, billions.")
+    params_total_b: float | None = Field(
+        default=None, gt=0, le=1e6, description="Total parameters, billions."
+    )
+    params_active_b: float | None = Field(
+        default=None, gt=0, le=1e6, description="Parameters active per token, billions."
+    )
     release_date: DateText | None = None
     license: ShortText | None = None
     max_context_tokens: int | None = Field(default=None, ge=1, le=2**40)
     config_source: ConfigSource | None = None
-    config: dict[str, Any] | None = Field(default=None, description="The published config.json fields, verbatim.")
+    config: dict[str, Any] | None = Field(
+        default=None, description="The published config.json fields, verbatim."
+    )
     layout: list[LayerGroupSpec] | None = Field(default=None, min_length=1, max_length=1000)
 
     model_config = ConfigDict(
@@ -213,11 +244,13 @@ class Model(_Envelope):
     def _geometry_is_given(self) -> Model:
         if self.config is None and self.layout is None:
             raise PydanticCustomError(
-                "geometry", "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'"
+                "geometry",
+                "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'",
             )
         if self.config is not None and self.config_source is None:
             raise PydanticCustomError(
-                "geometry", "'config' needs 'config_source' (repository, file, revision) saying where it was read"
+                "geometry",
+                "'config' needs 'config_source' (repository, file, revision) saying where it was read",
             )
         return self
 
@@ -285,8 +318,12 @@ class Claim(_Strict):
     quantity: ClaimQuantity
     variant: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] = "actual"
     versus: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] | None = None
-    context_tokens: ContextTokens | None = Field(default=None, description="Overrides the run's context for this claim.")
-    kv_cache: Dtype | None = Field(default=None, description="Overrides the run's KV-cache precision for this claim.")
+    context_tokens: ContextTokens | None = Field(
+        default=None, description="Overrides the run's context for this claim."
+    )
+    kv_cache: Dtype | None = Field(
+        default=None, description="Overrides the run's KV-cache precision for this claim."
+    )
     stated: Annotated[str, Field(min_length=1, max_length=80)] = Field(
         description="The value as written: '70,272 B', '~8.6 GiB', '85.3x'.",
         json_schema_extra=_quantity_schema(Dimension.BYTES, Dimension.BYTES_PER_TOKEN, Dimension.RATIO),
@@ -300,7 +337,9 @@ class Claim(_Strict):
     def _stated_matches_quantity(self) -> Claim:
         _quantity(self.stated, _CLAIM_DIMENSIONS[self.quantity], f"'{self.quantity}'")
         if self.quantity == "ratio" and self.versus is None:
-            raise PydanticCustomError("claim", "a 'ratio' claim names the variant it is compared with in 'versus'")
+            raise PydanticCustomError(
+                "claim", "a 'ratio' claim names the variant it is compared with in 'versus'"
+            )
         if self.quantity != "ratio" and self.versus is not None:
             raise PydanticCustomError("claim", "'versus' belongs to 'ratio' claims only")
         return self
@@ -322,7 +361,9 @@ class _Run(_Envelope):
     layout: Annotated[str, Field(pattern=LAYOUT_PATTERN)] = Field(
         description="The engine layout the numbers assume: ideal, vllm, sglang, llama.cpp, transformers[@VERSION]."
     )
-    hardware: RecordId | None = Field(default=None, description="The hardware record, e.g. hardware/h100-sxm.")
+    hardware: RecordId | None = Field(
+        default=None, description="The hardware record, e.g. hardware/h100-sxm."
+    )
     hardware_count: int | None = Field(default=None, ge=1, le=1_000_000)
     precision: Precision
     context_tokens: ContextTokens
@@ -331,10 +372,14 @@ class _Run(_Envelope):
     workload: Workload | None = None
     claims: list[Claim] = Field(default_factory=list, max_length=500)
     measured_ttft: str | None = Field(
-        default=None, description="Time to first token, e.g. '8.6 s'.", json_schema_extra=_quantity_schema(Dimension.SECONDS)
+        default=None,
+        description="Time to first token, e.g. '8.6 s'.",
+        json_schema_extra=_quantity_schema(Dimension.SECONDS),
     )
     measured_tpot: str | None = Field(
-        default=None, description="Time per output token, e.g. '35 ms'.", json_schema_extra=_quantity_schema(Dimension.SECONDS)
+        default=None,
+        description="Time per output token, e.g. '35 ms'.",
+        json_schema_extra=_quantity_schema(Dimension.SECONDS),
     )
     measured_throughput: str | None = Field(
         default=None,
@@ -342,7 +387,9 @@ class _Run(_Envelope):
         json_schema_extra=_quantity_schema(Dimension.TOKENS_PER_SECOND),
     )
     measured_memory: str | None = Field(
-        default=None, description="Observed cache memory, e.g. '8.6 GiB'.", json_schema_extra=_quantity_schema(Dimension.BYTES)
+        default=None,
+        description="Observed cache memory, e.g. '8.6 GiB'.",
+        json_schema_extra=_quantity_schema(Dimension.BYTES),
     )
 
     _ttft = _measured((Dimension.SECONDS,), "measured_ttft")
@@ -379,7 +426,9 @@ class Benchmark(_Run):
     """A serving measurement; every measured figure needs the run around it."""
 
     model_config = ConfigDict(
-        json_schema_extra={"dependentRequired": {name: RUN_CONTEXT_FIELDS for name in MEASURED_FIELDS}}
+        json_schema_extra={
+            "dependentRequired": {name: list[JsonValue](RUN_CONTEXT_FIELDS) for name in MEASURED_FIELDS}
+        }
     )
 
     kind: Literal["benchmark"]
@@ -420,7 +469,15 @@ class Engine(_Envelope):
         default=None, description="The engine layout key the formula engine uses for it, if any."
     )
     capabilities: dict[
-        Literal["mla_decode", "fp8_kv", "sliding_window", "hybrid_state", "prefix_caching", "paged_kv", "quantized_kv"],
+        Literal[
+            "mla_decode",
+            "fp8_kv",
+            "sliding_window",
+            "hybrid_state",
+            "prefix_caching",
+            "paged_kv",
+            "quantized_kv",
+        ],
         Capability,
     ] = Field(default_factory=dict)
 
@@ -431,12 +488,17 @@ class Hardware(_Envelope):
     kind: Literal["hardware"]
     name: ShortText
     vendor: ShortText
-    devices: int = Field(default=1, ge=1, le=1_000_000, description="Accelerators in one unit of this record.")
+    devices: int = Field(
+        default=1, ge=1, le=1_000_000, description="Accelerators in one unit of this record."
+    )
     memory_per_device: str = Field(
-        description="As the datasheet writes it, e.g. '80 GB' or '192 GB'.", json_schema_extra=_quantity_schema(Dimension.BYTES)
+        description="As the datasheet writes it, e.g. '80 GB' or '192 GB'.",
+        json_schema_extra=_quantity_schema(Dimension.BYTES),
     )
     bandwidth_per_device: str | None = Field(
-        default=None, description="e.g. '3.35 TB/s'.", json_schema_extra=_quantity_schema(Dimension.BYTES_PER_SECOND)
+        default=None,
+        description="e.g. '3.35 TB/s'.",
+        json_schema_extra=_quantity_schema(Dimension.BYTES_PER_SECOND),
     )
 
     _memory = _measured((Dimension.BYTES,), "memory_per_device")

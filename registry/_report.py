@@ -24,6 +24,7 @@ class CheckResult(Protocol):
     @property
     def ok(self) -> bool: ...
 
+
 JSON_FORMAT_VERSION = 1
 
 

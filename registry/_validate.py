@@ -24,7 +24,6 @@ from registry.engine.units import Dimension, QuantityError, parse_context, parse
 from registry.rules import schema as rules
 from registry.rules._rule import Rule
 
-
 MAX_FINDINGS = 100
 """The most schema findings listed for one file; past it, one S007 says that more remain."""
 
@@ -39,14 +38,29 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
     kind = data.get("kind")
     if kind is None:
         line, column = document.locate("")
-        return None, [rules.MISSING_FIELD.diagnostic(document.path, line, column, "the record has no 'kind'; "
-                      f"it is one of {', '.join(KINDS)}", pointer="/kind")]
+        return None, [
+            rules.MISSING_FIELD.diagnostic(
+                document.path,
+                line,
+                column,
+                f"the record has no 'kind'; it is one of {', '.join(KINDS)}",
+                pointer="/kind",
+            )
+        ]
     if not isinstance(kind, str) or kind not in KINDS:
         line, column = document.locate("/kind")
         close = difflib.get_close_matches(str(kind), list(KINDS), n=1)
         hint = f"did you mean {close[0]!r}?" if close else ""
-        return None, [rules.INVALID_VALUE.diagnostic(document.path, line, column,
-                      f"kind {kind!r} is not one of {', '.join(KINDS)}", hint=hint, pointer="/kind")]
+        return None, [
+            rules.INVALID_VALUE.diagnostic(
+                document.path,
+                line,
+                column,
+                f"kind {kind!r} is not one of {', '.join(KINDS)}",
+                hint=hint,
+                pointer="/kind",
+            )
+        ]
     fast = fast_validator_for(root, kind)
     if fast is not None and fast.is_valid(data):
         try:
@@ -55,7 +69,9 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
             pass  # the two disagree (a float where an integer belongs): the full path says why
     # at most MAX_FINDINGS, then S007: a hostile file can break the schema 150,000 times (seconds each 10,000)
     found = islice(validator_for(root, kind).iter_errors(data), MAX_FINDINGS + 1)
-    errors = sorted(found, key=lambda e: [(str(p), 0) if isinstance(p, str) else ("", p) for p in e.absolute_path])
+    errors = sorted(
+        found, key=lambda e: [(str(p), 0) if isinstance(p, str) else ("", p) for p in e.absolute_path]
+    )
     mapped = (d for error in errors for d in _from_jsonschema(document, error, kind))
     diagnostics = list(islice(mapped, MAX_FINDINGS + 1))
     if len(diagnostics) > MAX_FINDINGS:
@@ -98,9 +114,18 @@ def _optional_value_given(error: ValidationError) -> bool:
 
 def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
     top: Any = error.schema
-    if error.validator == "anyOf" and top.get("anyOf") == [{"required": ["config"]}, {"required": ["layout"]}]:
-        return [_at(document, rules.INCONSISTENT_FIELDS, "", "a model states its geometry: a verbatim 'config' "
-                    "with 'config_source', or a 'layout'")]
+    if error.validator == "anyOf" and top.get("anyOf") == [
+        {"required": ["config"]},
+        {"required": ["layout"]},
+    ]:
+        return [
+            _at(
+                document,
+                rules.INCONSISTENT_FIELDS,
+                "",
+                "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'",
+            )
+        ]
     if _optional_value_given(error):
         # anyOf [X, null] with a non-null value: every fault inside X is a finding, not only the best one
         inner = [e for e in error.context or [] if e.validator_value != "null"]
@@ -116,8 +141,13 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
     if validator == "required":
         missing = [name for name in bound if name not in value]
         return [
-            _at(document, rules.MISSING_FIELD, pointer, f"{_owner(path, kind)} lacks the required field {name!r}",
-                target=f"{pointer}/{escape_pointer_part(name)}")
+            _at(
+                document,
+                rules.MISSING_FIELD,
+                pointer,
+                f"{_owner(path, kind)} lacks the required field {name!r}",
+                target=f"{pointer}/{escape_pointer_part(name)}",
+            )
             for name in missing
         ]
     if validator == "additionalProperties":
@@ -129,11 +159,21 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
             hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
             key_pointer = f"{pointer}/{escape_pointer_part(name)}"
             line, column = document.locate(key_pointer, key=True)
-            out.append(rules.UNKNOWN_FIELD.diagnostic(document.path, line, column,
-                       f"{_owner(path, kind)} has no field {name!r}", hint=hint, pointer=key_pointer))
+            out.append(
+                rules.UNKNOWN_FIELD.diagnostic(
+                    document.path,
+                    line,
+                    column,
+                    f"{_owner(path, kind)} has no field {name!r}",
+                    hint=hint,
+                    pointer=key_pointer,
+                )
+            )
         return out
     if validator == "dependentRequired":
-        present = [name for name, needed in bound.items() if name in value and any(n not in value for n in needed)]
+        present = [
+            name for name, needed in bound.items() if name in value and any(n not in value for n in needed)
+        ]
         out = []
         for name in present:
             missing = [n for n in bound[name] if n not in value]
@@ -142,28 +182,71 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
                 if name == "config"
                 else _needs(name, missing)
             )
-            out.append(_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/{escape_pointer_part(name)}", message, key=True))
+            out.append(
+                _at(
+                    document,
+                    rules.INCONSISTENT_FIELDS,
+                    f"{pointer}/{escape_pointer_part(name)}",
+                    message,
+                    key=True,
+                )
+            )
         return out
     if validator == "not" and path and isinstance(value, dict) and "versus" in value:
-        return [_at(document, rules.INCONSISTENT_FIELDS, f"{pointer}/versus", "'versus' belongs to 'ratio' claims only")]
+        return [
+            _at(
+                document,
+                rules.INCONSISTENT_FIELDS,
+                f"{pointer}/versus",
+                "'versus' belongs to 'ratio' claims only",
+            )
+        ]
     if validator == "type":
         expected = bound
         names = " or ".join(expected) if isinstance(expected, list) else expected
-        return [_at(document, rules.WRONG_TYPE, pointer, f"{where} must be {_article(names)}, not {_describe(value)}")]
+        return [
+            _at(
+                document,
+                rules.WRONG_TYPE,
+                pointer,
+                f"{where} must be {_article(names)}, not {_describe(value)}",
+            )
+        ]
     if validator == "pattern" and isinstance(value, str):
         if "x-dimensions" in schema:
-            return [_at(document, rules.INVALID_QUANTITY, pointer, _quantity_message(where, value, schema["x-dimensions"]))]
+            return [
+                _at(
+                    document,
+                    rules.INVALID_QUANTITY,
+                    pointer,
+                    _quantity_message(where, value, schema["x-dimensions"]),
+                )
+            ]
         if schema.get("x-context"):
             return [_at(document, rules.INVALID_QUANTITY, pointer, _context_message(where, value))]
         description = schema.get("description", "")
-        return [_at(document, rules.INVALID_VALUE, pointer, f"{where} {value!r} is not of the expected form"
-                    + (f": {description}" if description else f" ({bound})"))]
+        return [
+            _at(
+                document,
+                rules.INVALID_VALUE,
+                pointer,
+                f"{where} {value!r} is not of the expected form"
+                + (f": {description}" if description else f" ({bound})"),
+            )
+        ]
     if validator in ("enum", "const"):
         allowed = bound if validator == "enum" else [bound]
         close = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=1)
         hint = f"did you mean {close[0]!r}?" if close else ""
-        return [_at(document, rules.INVALID_VALUE, pointer,
-                    f"{where} is {value!r}; allowed: {', '.join(map(repr, allowed))}", hint=hint)]
+        return [
+            _at(
+                document,
+                rules.INVALID_VALUE,
+                pointer,
+                f"{where} is {value!r}; allowed: {', '.join(map(repr, allowed))}",
+                hint=hint,
+            )
+        ]
     return [_at(document, rules.INVALID_VALUE, pointer, f"{where}: {_limit_message(error)}")]
 
 
@@ -221,16 +304,30 @@ def _from_pydantic(document: Document, error: PydanticError) -> list[Diagnostic]
         rule = _PYDANTIC_RULES.get(item["type"])
         if rule is None:
             rule = rules.WRONG_TYPE if item["type"].endswith("_type") else rules.INVALID_VALUE
-        out.append(_at(document, rule, pointer_of(path), f"{_field_name(path)}: {item['msg']}",
-                       key=rule is rules.UNKNOWN_FIELD))
+        out.append(
+            _at(
+                document,
+                rule,
+                pointer_of(path),
+                f"{_field_name(path)}: {item['msg']}",
+                key=rule is rules.UNKNOWN_FIELD,
+            )
+        )
     return out
 
 
 # ------------------------------------------------------------------ helpers
 
 
-def _at(document: Document, rule: Rule, pointer: str, message: str, hint: str = "", target: str | None = None,
-        key: bool = False) -> Diagnostic:
+def _at(
+    document: Document,
+    rule: Rule,
+    pointer: str,
+    message: str,
+    hint: str = "",
+    target: str | None = None,
+    key: bool = False,
+) -> Diagnostic:
     line, column = document.locate(pointer, key=key)
     return rule.diagnostic(document.path, line, column, message, hint=hint, pointer=target or pointer)
 
@@ -249,8 +346,15 @@ def _owner(path: list[Any], kind: str) -> str:
 
 
 def _article(name: str) -> str:
-    return {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
-            "array": "a list", "object": "a mapping", "null": "null"}.get(name, name)
+    return {
+        "integer": "a whole number",
+        "number": "a number",
+        "string": "text",
+        "boolean": "true or false",
+        "array": "a list",
+        "object": "a mapping",
+        "null": "null",
+    }.get(name, name)
 
 
 def _describe(value: Any) -> str:

@@ -13,7 +13,12 @@ from tests.conftest import REPO
 def test_a_measured_figure_without_its_run_is_located_and_named(tmp_path: Path) -> None:
     shutil.copytree(REPO / "tests" / "fixtures" / "valid", tmp_path / "valid")
     records = tmp_path / "records"
-    for kind, name in (("benchmarks", "run"), ("models", "model-config"), ("engines", "engine"), ("hardware", "hardware")):
+    for kind, name in (
+        ("benchmarks", "run"),
+        ("models", "model-config"),
+        ("engines", "engine"),
+        ("hardware", "hardware"),
+    ):
         (records / kind).mkdir(parents=True)
         shutil.copy(tmp_path / "valid" / f"{name}.yaml", records / kind)
     shutil.move(records / "benchmarks" / "run.yaml", records / "benchmarks" / "example-run.yaml")
@@ -27,7 +32,12 @@ def test_a_measured_figure_without_its_run_is_located_and_named(tmp_path: Path) 
     run.write_text(trimmed.replace('engine_version: "0.9.2"\n', "").replace("prefix_cache: warm\n", ""))
     found = [d for d in check(tmp_path, formulas=False).diagnostics if d.code == "S006"]
     assert len(found) == 4  # one for each measured figure
-    assert {d.pointer.rsplit("/", 1)[1] for d in found} == {"measured_ttft", "measured_tpot", "measured_throughput", "measured_memory"}
+    assert {d.pointer.rsplit("/", 1)[1] for d in found} == {
+        "measured_ttft",
+        "measured_tpot",
+        "measured_throughput",
+        "measured_memory",
+    }
     assert "add 'engine_version', 'workload', 'prefix_cache'" in found[0].message
     assert found[0].line > 1
 

@@ -39,7 +39,9 @@ def test_an_unchanged_registry_is_answered_from_the_cache(
 
 
 @pytest.mark.parametrize("change", ["edit", "add", "remove", "schema"])
-def test_any_change_is_checked_afresh(registry_dir: Path, change: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_any_change_is_checked_afresh(
+    registry_dir: Path, change: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check", "--root", str(registry_dir)]) == 1
     capsys.readouterr()
     record = registry_dir / "records" / "hardware" / "gpu.yaml"

@@ -19,7 +19,9 @@ def calc_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, objec
 
 
 def test_deepseek_v3_mla_at_128k(capsys: pytest.CaptureFixture[str]) -> None:
-    payload = calc_json(capsys, "--config", str(CONFIGS / "deepseek-v3.json"), "--context", "128K", "--layout", "ideal")
+    payload = calc_json(
+        capsys, "--config", str(CONFIGS / "deepseek-v3.json"), "--context", "128K", "--layout", "ideal"
+    )
     assert payload["bytes_per_token"] == 70272
     assert payload["total_bytes"] == 131072 * 70272
     assert payload["fixed_bytes"] == 0
@@ -29,16 +31,41 @@ def test_deepseek_v3_mla_at_128k(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_context_suffixes_and_batch(capsys: pytest.CaptureFixture[str]) -> None:
-    one = calc_json(capsys, "--config", str(CONFIGS / "llama-3.1-8b-instruct.json"), "--context", "1M", "--layout", "ideal")
-    four = calc_json(capsys, "--config", str(CONFIGS / "llama-3.1-8b-instruct.json"), "--context", "1,048,576",
-                     "--batch", "4", "--layout", "ideal")
+    one = calc_json(
+        capsys,
+        "--config",
+        str(CONFIGS / "llama-3.1-8b-instruct.json"),
+        "--context",
+        "1M",
+        "--layout",
+        "ideal",
+    )
+    four = calc_json(
+        capsys,
+        "--config",
+        str(CONFIGS / "llama-3.1-8b-instruct.json"),
+        "--context",
+        "1,048,576",
+        "--batch",
+        "4",
+        "--layout",
+        "ideal",
+    )
     assert one["context_tokens"] == 1048576 and one["bytes_per_token"] == 131072
     assert four["total_bytes"] == 4 * one["total_bytes"]  # type: ignore[operator]
 
 
 def test_kv_dtype_changes_one_factor(capsys: pytest.CaptureFixture[str]) -> None:
     bf16 = calc_json(capsys, "--config", str(CONFIGS / "llama-3.1-8b-instruct.json"), "--layout", "ideal")
-    fp8 = calc_json(capsys, "--config", str(CONFIGS / "llama-3.1-8b-instruct.json"), "--layout", "ideal", "--kv-dtype", "fp8")
+    fp8 = calc_json(
+        capsys,
+        "--config",
+        str(CONFIGS / "llama-3.1-8b-instruct.json"),
+        "--layout",
+        "ideal",
+        "--kv-dtype",
+        "fp8",
+    )
     assert fp8["total_bytes"] * 2 == bf16["total_bytes"]  # type: ignore[operator]
 
 

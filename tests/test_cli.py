@@ -15,14 +15,18 @@ from tests.conftest import GOLDEN
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "registry", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "registry", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture
 def broken(tmp_path: Path) -> Path:
     """A registry with one error (S004) and one warning (R008)."""
     shutil.copytree(GOLDEN / "S004" / "records", tmp_path / "records")
-    shutil.copytree(GOLDEN / "R008" / "records" / "hardware", tmp_path / "records" / "hardware", dirs_exist_ok=True)
+    shutil.copytree(
+        GOLDEN / "R008" / "records" / "hardware", tmp_path / "records" / "hardware", dirs_exist_ok=True
+    )
     return tmp_path
 
 
@@ -63,8 +67,12 @@ def test_json_format(broken: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_github_format(broken: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["check", "--root", str(broken), "--format", "github"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith("::error file=records/hardware/value.yaml,line=6,col=11,title=S004 invalid-value::")
-    assert lines[0].startswith("::warning file=records/hardware/gpu.yaml,line=14,col=5,title=R008 self-reference::")
+    assert lines[1].startswith(
+        "::error file=records/hardware/value.yaml,line=6,col=11,title=S004 invalid-value::"
+    )
+    assert lines[0].startswith(
+        "::warning file=records/hardware/gpu.yaml,line=14,col=5,title=R008 self-reference::"
+    )
     assert "%0Ahint: " in lines[1]
 
 
@@ -94,7 +102,9 @@ def test_no_registry_is_exit_2_with_a_short_message(tmp_path: Path) -> None:
 
 def test_paths_narrow_the_report_but_references_resolve_everywhere(tmp_path: Path) -> None:
     shutil.copytree(GOLDEN / "R006" / "records", tmp_path / "records")
-    assert main(["check", "--root", str(tmp_path), str(tmp_path / "records" / "engines" / "example.yaml")]) == 0
+    assert (
+        main(["check", "--root", str(tmp_path), str(tmp_path / "records" / "engines" / "example.yaml")]) == 0
+    )
     assert main(["check", "--root", str(tmp_path), str(tmp_path / "records" / "hardware")]) == 1
 
 
@@ -131,7 +141,9 @@ def test_schema_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "schemas/model.schema.json: stale" in capsys.readouterr().out
 
 
-def test_internal_errors_are_one_line(monkeypatch: pytest.MonkeyPatch, clean: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_internal_errors_are_one_line(
+    monkeypatch: pytest.MonkeyPatch, clean: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import registry._check
 
     def explode(*args: object, **kwargs: object) -> None:

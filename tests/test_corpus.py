@@ -41,11 +41,19 @@ def test_every_model_has_a_sourced_geometry(result: CheckResult) -> None:
 
 
 def test_every_model_has_a_kv_efficiency_record(result: CheckResult) -> None:
-    covered = {entry.record.model for entry in result.index.of_kind("kv-efficiency") if isinstance(entry.record, KvEfficiency)}
+    covered = {
+        entry.record.model
+        for entry in result.index.of_kind("kv-efficiency")
+        if isinstance(entry.record, KvEfficiency)
+    }
     missing = [entry.id for entry in result.index.of_kind("model") if entry.id not in covered]
     assert missing == []
 
 
 def test_every_run_record_states_numbers(result: CheckResult) -> None:
-    empty = [entry.id for entry in result.index.of_kind("kv-efficiency") if isinstance(entry.record, KvEfficiency) and not entry.record.claims]
+    empty = [
+        entry.id
+        for entry in result.index.of_kind("kv-efficiency")
+        if isinstance(entry.record, KvEfficiency) and not entry.record.claims
+    ]
     assert empty == []

@@ -32,7 +32,7 @@ CONFIGS = REPO / "tests" / "engine" / "configs"
 # Quotes of every kind, backslashes, table pipes, markup, right-to-left text, CJK, emoji and a
 # combining accent: what a record's text may hold and must come back unchanged.
 TRICKY_TITLE = (
-    "It's \"quoted\" \u2014 \u2018single\u2019 «guillemets» | pipe \\ backslash <b>bold</b> "
+    'It\'s "quoted" \u2014 \u2018single\u2019 «guillemets» | pipe \\ backslash <b>bold</b> '
     "café ﬁ 漢字 עברית 🚀"
 )
 TRICKY_ID = "benchmarks/llama-fp8-cold"
@@ -84,40 +84,90 @@ def make_registry(root: Path) -> Path:
     cache whose text is full of quotes and Unicode."""
     _write(root, _model("deepseek-v3", "deepseek-v3.json", max_context_tokens=163840))
     _write(root, _model("llama-3.1-8b", "llama-3.1-8b-instruct.json"))
-    _write(root, {
-        "schema_version": 1, "id": "engines/vllm", "kind": "engine", "title": "vLLM",
-        "evidence": "architectural", "name": "vLLM", "repository": "vllm-project/vllm", "version": "0.33.0",
-        "layout": "vllm",
-        "capabilities": {"mla_decode": {"supported": True}, "fp8_kv": {"supported": True}},
-        "sources": _source("vLLM source"),
-    })
-    _write(root, {
-        "schema_version": 1, "id": "hardware/gpu", "kind": "hardware", "title": "A GPU",
-        "evidence": "source-reported", "name": "A GPU", "vendor": "Example", "devices": 8,
-        "memory_per_device": "80 GB", "bandwidth_per_device": "3.35 TB/s", "sources": _source("datasheet"),
-    })
-    _write(root, {
-        "schema_version": 1, "id": "kv-efficiency/dsv3-128k", "kind": "kv-efficiency",
-        "title": "DeepSeek-V3 at 128K", "evidence": "architectural", "model": "models/deepseek-v3",
-        "layout": "vllm", "engine": "engines/vllm", "precision": {"weights": "bf16", "kv_cache": "bf16"},
-        "context_tokens": "128K",
-        "claims": [
-            {"quantity": "bytes_per_token", "stated": "70,272 B",
-             "formula": "num_hidden_layers * (kv_lora_rank + qk_rope_head_dim) * bytes"},
-            {"quantity": "bytes_per_sequence", "stated": "~8.6 GiB"},
-        ],
-        "sources": _source("DeepSeek-V3 report"), "related": ["models/deepseek-v3"],
-        "notes": "Same model as [[models/deepseek-v3]].",
-    })
-    _write(root, {
-        "schema_version": 1, "id": TRICKY_ID, "kind": "benchmark", "title": TRICKY_TITLE,
-        "evidence": "measured", "model": "models/llama-3.1-8b", "engine": "engines/vllm", "layout": "vllm",
-        "hardware": "hardware/gpu", "hardware_count": 1, "engine_version": "0.33.0",
-        "workload": {"description": "one prompt", "input_tokens": 32768, "output_tokens": 1},
-        "precision": {"weights": "bf16", "kv_cache": "fp8"}, "context_tokens": 32768, "batch": 4,
-        "prefix_cache": "cold", "measured_ttft": "1.25 s", "measured_memory": "8.6 GiB",
-        "sources": _source("A blog"), "notes": TRICKY_NOTES, "tags": ["fp8-kv"],
-    })
+    _write(
+        root,
+        {
+            "schema_version": 1,
+            "id": "engines/vllm",
+            "kind": "engine",
+            "title": "vLLM",
+            "evidence": "architectural",
+            "name": "vLLM",
+            "repository": "vllm-project/vllm",
+            "version": "0.33.0",
+            "layout": "vllm",
+            "capabilities": {"mla_decode": {"supported": True}, "fp8_kv": {"supported": True}},
+            "sources": _source("vLLM source"),
+        },
+    )
+    _write(
+        root,
+        {
+            "schema_version": 1,
+            "id": "hardware/gpu",
+            "kind": "hardware",
+            "title": "A GPU",
+            "evidence": "source-reported",
+            "name": "A GPU",
+            "vendor": "Example",
+            "devices": 8,
+            "memory_per_device": "80 GB",
+            "bandwidth_per_device": "3.35 TB/s",
+            "sources": _source("datasheet"),
+        },
+    )
+    _write(
+        root,
+        {
+            "schema_version": 1,
+            "id": "kv-efficiency/dsv3-128k",
+            "kind": "kv-efficiency",
+            "title": "DeepSeek-V3 at 128K",
+            "evidence": "architectural",
+            "model": "models/deepseek-v3",
+            "layout": "vllm",
+            "engine": "engines/vllm",
+            "precision": {"weights": "bf16", "kv_cache": "bf16"},
+            "context_tokens": "128K",
+            "claims": [
+                {
+                    "quantity": "bytes_per_token",
+                    "stated": "70,272 B",
+                    "formula": "num_hidden_layers * (kv_lora_rank + qk_rope_head_dim) * bytes",
+                },
+                {"quantity": "bytes_per_sequence", "stated": "~8.6 GiB"},
+            ],
+            "sources": _source("DeepSeek-V3 report"),
+            "related": ["models/deepseek-v3"],
+            "notes": "Same model as [[models/deepseek-v3]].",
+        },
+    )
+    _write(
+        root,
+        {
+            "schema_version": 1,
+            "id": TRICKY_ID,
+            "kind": "benchmark",
+            "title": TRICKY_TITLE,
+            "evidence": "measured",
+            "model": "models/llama-3.1-8b",
+            "engine": "engines/vllm",
+            "layout": "vllm",
+            "hardware": "hardware/gpu",
+            "hardware_count": 1,
+            "engine_version": "0.33.0",
+            "workload": {"description": "one prompt", "input_tokens": 32768, "output_tokens": 1},
+            "precision": {"weights": "bf16", "kv_cache": "fp8"},
+            "context_tokens": 32768,
+            "batch": 4,
+            "prefix_cache": "cold",
+            "measured_ttft": "1.25 s",
+            "measured_memory": "8.6 GiB",
+            "sources": _source("A blog"),
+            "notes": TRICKY_NOTES,
+            "tags": ["fp8-kv"],
+        },
+    )
     return root
 
 
@@ -178,19 +228,26 @@ def test_model_geometry_columns(built: Path) -> None:
         "num_kv_heads, model_type FROM models WHERE id = 'models/deepseek-v3'",
     )
     assert row == (61, 1, 512, 64, 61, 0, None, "deepseek_v3")
-    llama = _one(built, "SELECT num_layers, num_kv_heads, head_dim, num_attention_heads FROM models "
-                 "WHERE id = 'models/llama-3.1-8b'")
+    llama = _one(
+        built,
+        "SELECT num_layers, num_kv_heads, head_dim, num_attention_heads FROM models "
+        "WHERE id = 'models/llama-3.1-8b'",
+    )
     assert llama == (32, 8, 128, 32)
 
 
 def test_runs_share_one_shape_and_carry_the_engines_bytes(built: Path) -> None:
-    rows = run_query(built, "SELECT id, kind, kv_dtype, prefix_cache, context_tokens, total_bytes "
-                     "FROM runs WHERE kv_dtype LIKE 'fp8%' AND prefix_cache = 'cold'").rows
+    rows = run_query(
+        built,
+        "SELECT id, kind, kv_dtype, prefix_cache, context_tokens, total_bytes "
+        "FROM runs WHERE kv_dtype LIKE 'fp8%' AND prefix_cache = 'cold'",
+    ).rows
     assert [row[:5] for row in rows] == [("benchmarks/llama-fp8-cold", "benchmark", "fp8", "cold", 32768)]
     # Llama 3.1 8B, fp8 KV: 32 layers x 2 x 8 heads x 128 x 1 byte per token, 4 sequences of 32,768.
     assert rows[0][5] == Decimal(32 * 2 * 8 * 128 * 32768 * 4)
-    kv_run = _one(built, "SELECT context_tokens, context_written, engine_layout FROM runs "
-                  "WHERE kind = 'kv-efficiency'")
+    kv_run = _one(
+        built, "SELECT context_tokens, context_written, engine_layout FROM runs WHERE kind = 'kv-efficiency'"
+    )
     assert kv_run == (131072, "128K", "vllm")
 
 
@@ -205,15 +262,19 @@ def test_measured_quantities_in_base_units(built: Path) -> None:
 
 
 def test_claims_carry_stated_engine_value_and_verdict(built: Path) -> None:
-    rows = run_query(built, "SELECT stated, stated_value, engine_value, verdict, misapplication FROM claims "
-                     "ORDER BY claim_index").rows
+    rows = run_query(
+        built,
+        "SELECT stated, stated_value, engine_value, verdict, misapplication FROM claims ORDER BY claim_index",
+    ).rows
     assert rows[0] == ("70,272 B", Decimal(70272), Decimal(70272), "agrees", None)
     assert rows[1][0] == "~8.6 GiB" and rows[1][2] == Decimal(131072 * 70272) and rows[1][3] == "agrees"
 
 
 def test_links_name_their_kind_and_field(built: Path) -> None:
-    rows = run_query(built, "SELECT to_id, kind, field FROM links WHERE from_id = 'kv-efficiency/dsv3-128k' "
-                     "ORDER BY kind, field").rows
+    rows = run_query(
+        built,
+        "SELECT to_id, kind, field FROM links WHERE from_id = 'kv-efficiency/dsv3-128k' ORDER BY kind, field",
+    ).rows
     assert rows == [
         ("engines/vllm", "engine", "engine"),
         ("models/deepseek-v3", "mention", "notes"),
@@ -291,11 +352,20 @@ def test_query_builds_when_missing_and_only_when_records_change(registry: Path) 
 def test_a_new_record_makes_the_file_stale(registry: Path) -> None:
     path, _ = ensure_database(registry)
     before = stored_fingerprint(path)
-    _write(registry, {
-        "schema_version": 1, "id": "hardware/other", "kind": "hardware", "title": "Other",
-        "evidence": "measured", "name": "Other", "vendor": "Example", "memory_per_device": "96 GiB",
-        "sources": _source("sheet"),
-    })
+    _write(
+        registry,
+        {
+            "schema_version": 1,
+            "id": "hardware/other",
+            "kind": "hardware",
+            "title": "Other",
+            "evidence": "measured",
+            "name": "Other",
+            "vendor": "Example",
+            "memory_per_device": "96 GiB",
+            "sources": _source("sheet"),
+        },
+    )
     path, report = ensure_database(registry)
     assert report is not None and stored_fingerprint(path) != before
     assert _count(path, "hardware") == 2

@@ -100,7 +100,7 @@ def test_sql_errors_are_a_message_and_exit_2(root: Path, capsys: Capture) -> Non
     assert "registry query: error: SQL error: Parser Error" in err
     assert "Traceback" not in err
     assert _query(root, "SELECT nope FROM records") == 2
-    assert "Referenced column \"nope\" not found" in capsys.readouterr().err
+    assert 'Referenced column "nope" not found' in capsys.readouterr().err
 
 
 def test_query_cannot_write(root: Path, capsys: Capture) -> None:

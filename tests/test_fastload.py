@@ -74,7 +74,18 @@ def test_yaml_1_1_and_1_2_differences(text: str) -> None:
     _same("r.yaml", text.encode("utf-8"))
 
 
-_ALPHABET = st.sampled_from(list("ab:-[]{},&*!|>'\"#%@?~ \n0123456789.eExyo+\\") + ["\t", "\u2028", "\x85", "é", "!!str ", "yes", "no"])
+_ALPHABET = st.sampled_from(
+    [
+        *list("ab:-[]{},&*!|>'\"#%@?~ \n0123456789.eExyo+\\"),
+        "\t",
+        "\u2028",
+        "\x85",
+        "é",
+        "!!str ",
+        "yes",
+        "no",
+    ]
+)
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -22,7 +22,9 @@ def test_make_run_works_on_a_clean_clone(tmp_path: Path) -> None:
     if shutil.which("git") is None or shutil.which("make") is None:
         pytest.fail("git and make are prerequisites (README)")
     clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(clone)], check=True, timeout=120)
+    subprocess.run(
+        ["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(clone)], check=True, timeout=120
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHONPATH"))}
     env["PYTHON"] = sys.executable
     done = subprocess.run(["make", "run"], cwd=clone, env=env, capture_output=True, text=True, timeout=1200)

@@ -28,7 +28,11 @@ def test_golden_output(code: str) -> None:
 
 @pytest.mark.parametrize("code", CASES)
 def test_golden_case_produces_its_own_code(code: str) -> None:
-    codes = {line.split(": ")[1].split()[0] for line in render_check(GOLDEN / code).splitlines() if line.count(":") >= 3 and not line.startswith(" ")}
+    codes = {
+        line.split(": ")[1].split()[0]
+        for line in render_check(GOLDEN / code).splitlines()
+        if line.count(":") >= 3 and not line.startswith(" ")
+    }
     assert code in codes
 
 

@@ -65,8 +65,10 @@ def test_fmt_and_db_refuse_a_50_mb_file_quickly_and_leave_it_as_it_is(tmp_path: 
     root = registry_with(tmp_path, "records/hardware/gpu.yaml", b"notes: " + b"x" * (size - 8) + b"\n")
     started = time.perf_counter()
     code, out, _ = run_cli("fmt", "--root", str(root))
-    assert (code, out) == (1, f"records/hardware/gpu.yaml: {size:,} bytes, more than a record may hold; "
-                              "left untouched\n")
+    assert (code, out) == (
+        1,
+        f"records/hardware/gpu.yaml: {size:,} bytes, more than a record may hold; left untouched\n",
+    )
     tracemalloc.start()
     try:
         assert run_cli("db", "--root", str(root), "--out", str(tmp_path / "r.duckdb"))[0] == 1
@@ -168,11 +170,14 @@ def test_links_to_folders_loops_and_dangling_links_are_refused(tmp_path: Path, o
     (root / "records/engines").symlink_to(outside / "hardware", target_is_directory=True)
     (root / "records/hardware/loop.yaml").symlink_to(root / "records/hardware/loop.yaml")
     (root / "records/hardware/dangling.yaml").symlink_to(root / "records/hardware/missing.yaml")
-    assert timed_findings(root) == (1, [
-        "records/engines:1:1: R007",
-        "records/hardware/dangling.yaml:1:1: R007",
-        "records/hardware/loop.yaml:1:1: R007",
-    ])
+    assert timed_findings(root) == (
+        1,
+        [
+            "records/engines:1:1: R007",
+            "records/hardware/dangling.yaml:1:1: R007",
+            "records/hardware/loop.yaml:1:1: R007",
+        ],
+    )
 
 
 def test_records_itself_a_link_is_refused_and_nothing_read(tmp_path: Path, outside: Path) -> None:
@@ -200,8 +205,12 @@ def test_a_named_pipe_is_refused_without_being_opened(tmp_path: Path) -> None:
     root = registry_with(tmp_path, "records/hardware/gpu.yaml", VALID.encode())
     os.mkfifo(root / "records/hardware/pipe.yaml")
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "registry", "check", "--root", str(root)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "registry", "check", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("records/hardware/pipe.yaml:1:1: R007 outside-records: not a regular file")
     assert time.perf_counter() - started < 60

@@ -34,8 +34,9 @@ related: [hardware/base-missing]
 def make_base(root: Path) -> Path:
     """The real registry, a formula finding (F001), a schema finding (S004) and a dangling one (R004)."""
     shutil.copytree(REPO / "records", root / "records")
-    shutil.copy(GOLDEN / "F001/records/kv-efficiency/deepseek-v3-mha-equivalent.yaml",
-                root / "records/kv-efficiency")
+    shutil.copy(
+        GOLDEN / "F001/records/kv-efficiency/deepseek-v3-mha-equivalent.yaml", root / "records/kv-efficiency"
+    )
     shutil.copy(GOLDEN / "S004/records/hardware/value.yaml", root / "records/hardware")
     (root / "records/hardware/base-dangling.yaml").write_text(DANGLING, encoding="utf-8")
     return root

@@ -77,11 +77,14 @@ def _kill_in_the_window(body: str, cwd: Path) -> None:
 def test_a_process_killed_mid_write_leaves_the_old_file(tmp_path: Path) -> None:
     target = tmp_path / "file.json"
     target.write_bytes(OLD)
-    _kill_in_the_window(f"""
+    _kill_in_the_window(
+        f"""
         from pathlib import Path
         from registry._io import write_atomic
         write_atomic(Path({str(target)!r}), b"new " * 1_000_000)
-        """, REPO)
+        """,
+        REPO,
+    )
     assert target.read_bytes() == OLD
     # a killed process cannot clean up: its temporary file may stay, hidden, never in the target's place
     assert all(name.startswith(".file.json.") for name in _leftovers(tmp_path))
@@ -91,8 +94,11 @@ def test_a_process_killed_mid_write_leaves_the_old_file(tmp_path: Path) -> None:
 def small_registry(tmp_path: Path) -> Path:
     """The valid fixtures as a registry that checks clean, and the committed schemas."""
     root = tmp_path / "registry"
-    for fixture, relative in (("model-config", "models/example-llama"), ("hardware", "hardware/example-gpu"),
-                              ("engine", "engines/example")):
+    for fixture, relative in (
+        ("model-config", "models/example-llama"),
+        ("hardware", "hardware/example-gpu"),
+        ("engine", "engines/example"),
+    ):
         (root / "records" / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / "tests/fixtures/valid" / f"{fixture}.yaml", root / "records" / f"{relative}.yaml")
     shutil.copytree(REPO / "schemas", root / "schemas")
@@ -115,10 +121,13 @@ def test_registry_schema_failing_at_the_rename_leaves_every_schema_whole(
 def test_registry_schema_killed_mid_write_leaves_the_old_schema(small_registry: Path) -> None:
     stale = small_registry / "schemas" / "model.schema.json"
     stale.write_bytes(OLD)
-    _kill_in_the_window(f"""
+    _kill_in_the_window(
+        f"""
         from registry.cli import main
         main(["schema", "--root", {str(small_registry)!r}])
-        """, REPO)
+        """,
+        REPO,
+    )
     assert stale.read_bytes() == OLD
     assert run_cli("schema", "--root", str(small_registry))[0] == 0  # and a later run completes it
     assert stale.read_bytes() != OLD

@@ -80,7 +80,7 @@ def test_the_detected_layer_groups_are_written_above_the_config(root: Path) -> N
 
 def test_mla_dimensions_are_named(root: Path) -> None:
     result = import_config(root, _options(CONFIGS / "deepseek-v3.json", "models/deepseek-v3"))
-    assert result.groups[0].startswith("61 × mla, layers 0–60: kv_lora_rank 512, qk_rope_head_dim 64")  # noqa: RUF001
+    assert result.groups[0].startswith("61 × mla, layers 0–60: kv_lora_rank 512, qk_rope_head_dim 64")
 
 
 def test_an_unknown_model_type_is_imported_with_a_warning(
@@ -194,7 +194,7 @@ def test_name_and_org_are_derived_and_said_so(root: Path, capsys: pytest.Capture
     out = capsys.readouterr().out
     assert out == (
         "wrote records/models/qwen3-8b.yaml\n"
-        "  36 × attention, layers 0–35: num_kv_heads 8, head_dim 128, v_head_dim 128\n"  # noqa: RUF001
+        "  36 × attention, layers 0–35: num_kv_heads 8, head_dim 128, v_head_dim 128\n"
         "derived: name 'qwen3-8b' (from the id); pass --name or --org to set it\n"
         "derived: org 'Qwen' (the repository's owner); pass --name or --org to set it\n"
         "to fill in (marked TODO; 'registry check' reports them until they are): sources\n"

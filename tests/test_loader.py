@@ -15,14 +15,29 @@ def load(text: str | bytes) -> tuple[object, list[str]]:
 
 
 def test_yaml_1_2_core_schema_values() -> None:
-    data, codes = load("a: yes\nb: no\nc: 0o10\nd: 1:20\ne: 2024-12-26\nf: 010\ng: 0x1F\nh: 1.5e3\ni: ~\nj: True\nk: '12'\n")
+    data, codes = load(
+        "a: yes\nb: no\nc: 0o10\nd: 1:20\ne: 2024-12-26\nf: 010\ng: 0x1F\nh: 1.5e3\ni: ~\nj: True\nk: '12'\n"
+    )
     assert codes == []
-    assert data == {"a": "yes", "b": "no", "c": 8, "d": "1:20", "e": "2024-12-26", "f": 10, "g": 31,
-                    "h": 1500.0, "i": None, "j": True, "k": "12"}
+    assert data == {
+        "a": "yes",
+        "b": "no",
+        "c": 8,
+        "d": "1:20",
+        "e": "2024-12-26",
+        "f": 10,
+        "g": 31,
+        "h": 1500.0,
+        "i": None,
+        "j": True,
+        "k": "12",
+    }
 
 
 def test_every_node_is_located_one_based() -> None:
-    result = load_bytes("r.yaml", b"# comment\na: 1\nclaims:\n  - stated: 70,272 B\n    basis: |\n      text\n")
+    result = load_bytes(
+        "r.yaml", b"# comment\na: 1\nclaims:\n  - stated: 70,272 B\n    basis: |\n      text\n"
+    )
     document = result.document
     assert document is not None
     assert document.locate("/a") == (2, 4)
@@ -94,7 +109,7 @@ def test_small_aliases_are_fine() -> None:
 def test_nesting_limit_without_recursion() -> None:
     _, codes = load("a: " + "[" * 10_000 + "]" * 10_000 + "\n")
     assert codes == ["Y008"]
-    data, codes = load("a: " + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2) + "\n")
+    _data, codes = load("a: " + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2) + "\n")
     assert codes == []
 
 

@@ -14,7 +14,10 @@ from fuzz.strategies import expression_text
 from registry.engine.expr import MAX_BITS, MAX_LENGTH, ExpressionError, evaluate, parse, render
 
 NAMES: dict[str, Fraction | int] = {
-    "num_hidden_layers": 61, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "bytes": 2,
+    "num_hidden_layers": 61,
+    "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64,
+    "bytes": 2,
 }
 
 
@@ -34,8 +37,10 @@ def test_any_text_gives_a_value_or_a_located_refusal(text: str) -> None:
 
 
 # A tree of + - * / over small integers and names, written out with parentheses, and its exact value.
-_LEAF = st.one_of(st.integers(0, 10**6).map(lambda n: (str(n), Fraction(n))),
-                  st.sampled_from(sorted(NAMES)).map(lambda name: (name, Fraction(NAMES[name]))))
+_LEAF = st.one_of(
+    st.integers(0, 10**6).map(lambda n: (str(n), Fraction(n))),
+    st.sampled_from(sorted(NAMES)).map(lambda name: (name, Fraction(NAMES[name]))),
+)
 
 
 def _combine(children: st.SearchStrategy[tuple[str, Fraction]]) -> st.SearchStrategy[tuple[str, Fraction]]:

@@ -57,7 +57,9 @@ def test_dimensions(text: str, dimension: Dimension, value: Fraction) -> None:
     assert (q.dimension, q.value) == (dimension, value)
 
 
-@pytest.mark.parametrize("text", ["", "B", "-5 B", "1e3 B", "5 parsecs", "5 B/s/token", "NaN GiB", "٣ B", "5 B\n"])
+@pytest.mark.parametrize(
+    "text", ["", "B", "-5 B", "1e3 B", "5 parsecs", "5 B/s/token", "NaN GiB", "٣ B", "5 B\n"]
+)
 def test_unreadable_quantities(text: str) -> None:
     with pytest.raises(QuantityError):
         parse_quantity(text)

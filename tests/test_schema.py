@@ -20,8 +20,12 @@ FIXTURES = REPO / "tests" / "fixtures"
 
 
 def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
-    paths = [*sorted((FIXTURES / "valid").glob("*.yaml")), *sorted(GOLDEN.rglob("*.yaml")),
-             *sorted((REPO / "records").rglob("*.yaml")), *sorted((FIXTURES / "seed-003").rglob("*.yaml"))]
+    paths = [
+        *sorted((FIXTURES / "valid").glob("*.yaml")),
+        *sorted(GOLDEN.rglob("*.yaml")),
+        *sorted((REPO / "records").rglob("*.yaml")),
+        *sorted((FIXTURES / "seed-003").rglob("*.yaml")),
+    ]
     for path in paths:
         result = load_bytes(path.name, path.read_bytes())
         if result.document is not None:
@@ -29,12 +33,30 @@ def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 _MUTATIONS: list[tuple[str, Any]] = [
-    ("batch", 1.0), ("batch", "1"), ("batch", True), ("batch", 0), ("context_tokens", "128 K"),
-    ("context_tokens", "0"), ("context_tokens", 0), ("context_tokens", "128K\n"), ("id", "models/x\n"),
-    ("id", "models/../x"), ("id", "/etc/passwd"), ("title", ""), ("evidence", "guessed"), ("layout", "vllm@"),
-    ("tags", ["Not-Lower"]), ("sources", []), ("related", ["models/x\n"]), ("schema_version", 2),
-    ("measured_ttft", "8.6 GiB"), ("measured_ttft", "8.6 s\n"), ("memory_per_device", "80 GB/token"),
-    ("params_total_b", -1), ("params_total_b", "671"), ("devices", 1.0),
+    ("batch", 1.0),
+    ("batch", "1"),
+    ("batch", True),
+    ("batch", 0),
+    ("context_tokens", "128 K"),
+    ("context_tokens", "0"),
+    ("context_tokens", 0),
+    ("context_tokens", "128K\n"),
+    ("id", "models/x\n"),
+    ("id", "models/../x"),
+    ("id", "/etc/passwd"),
+    ("title", ""),
+    ("evidence", "guessed"),
+    ("layout", "vllm@"),
+    ("tags", ["Not-Lower"]),
+    ("sources", []),
+    ("related", ["models/x\n"]),
+    ("schema_version", 2),
+    ("measured_ttft", "8.6 GiB"),
+    ("measured_ttft", "8.6 s\n"),
+    ("memory_per_device", "80 GB/token"),
+    ("params_total_b", -1),
+    ("params_total_b", "671"),
+    ("devices", 1.0),
 ]
 
 
@@ -47,9 +69,16 @@ def _mutants() -> Iterator[tuple[str, dict[str, Any]]]:
                 changed[field] = value
                 yield f"{name} with {field}={value!r}", changed
         for index, claim in enumerate(data.get("claims", [])):
-            for key, value in [("stated", "70,272 B/token"), ("stated", "85.3x"), ("stated", "5 s"),
-                               ("versus", "actual"), ("quantity", "ratio"), ("context_tokens", "1M"),
-                               ("kv_cache", "fp9"), ("variant", "Actual")]:
+            for key, value in [
+                ("stated", "70,272 B/token"),
+                ("stated", "85.3x"),
+                ("stated", "5 s"),
+                ("versus", "actual"),
+                ("quantity", "ratio"),
+                ("context_tokens", "1M"),
+                ("kv_cache", "fp9"),
+                ("variant", "Actual"),
+            ]:
                 changed = copy.deepcopy(data)
                 changed["claims"][index] = {**claim, key: value}
                 yield f"{name} claim {index} with {key}={value!r}", changed

@@ -163,8 +163,8 @@ def test_run_page_shows_each_claim_checked(generated: Path) -> None:
     assert claims.count('class="badge badge-agrees">agrees<') == 2
     assert '<td class="engine-value">131,072 B</td>' in claims
     assert "16 GiB (17,179,869,184 B)" in claims
-    assert "per token = 32 × 2 × 8 × 128 × 2 = 131,072 B = 128 KiB" in text  # noqa: RUF001
-    assert "32 × 2 × 8 × 128 × 2 = 131,072 (the stated value)" in text  # noqa: RUF001
+    assert "per token = 32 × 2 × 8 × 128 × 2 = 131,072 B = 128 KiB" in text
+    assert "32 × 2 × 8 × 128 × 2 = 131,072 (the stated value)" in text
     assert 'href="../models/example-llama.html"' in text
 
 

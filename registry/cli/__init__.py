@@ -19,12 +19,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("registry.cli._db", "build the DuckDB database of the checked records and the engine's results"),
     "query": ("registry.cli._query", "run read-only SQL on the registry database, built first if stale"),
     "export": ("registry.cli._export", "export every database table as a Parquet file"),
-    "new": ("registry.cli._new", "write a new record to start from, with the engine's figures filled in and checked"),
-    "import-config": ("registry.cli._import_config", "write a model record from a config.json, copied verbatim"),
+    "new": (
+        "registry.cli._new",
+        "write a new record to start from, with the engine's figures filled in and checked",
+    ),
+    "import-config": (
+        "registry.cli._import_config",
+        "write a model record from a config.json, copied verbatim",
+    ),
     "fmt": ("registry.cli._fmt", "rewrite records in canonical form, keeping every comment and value"),
     "explain": ("registry.cli._explain", "print a record's full derivation and the verdict on each claim"),
     "rule": ("registry.cli._rule", "explain a diagnostic code, or list them all"),
-    "schema": ("registry.cli._schema", "write the JSON Schemas from the record model, or check they are current"),
+    "schema": (
+        "registry.cli._schema",
+        "write the JSON Schemas from the record model, or check they are current",
+    ),
     "site": ("registry.cli._site", "build the static site from the checked records and the engine's results"),
 }
 
@@ -67,7 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
             epilog=getattr(module, "EPILOG", None),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        sub.add_argument("--root", metavar="DIR", help="the registry's folder (default: the nearest folder holding records/)")
+        sub.add_argument(
+            "--root",
+            metavar="DIR",
+            help="the registry's folder (default: the nearest folder holding records/)",
+        )
         module.add_arguments(sub)
         sub.set_defaults(_module=module_name)
     return parser

@@ -31,10 +31,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", metavar="FILE", help="a config.json file")
     source.add_argument("--model", metavar="ID", help="a model record: models/deepseek-v3 or deepseek-v3")
-    parser.add_argument("--context", default="128K", metavar="N", help="context length in tokens (default 128K)")
+    parser.add_argument(
+        "--context", default="128K", metavar="N", help="context length in tokens (default 128K)"
+    )
     parser.add_argument("--batch", type=int, default=1, metavar="N", help="sequences (default 1)")
-    parser.add_argument("--kv-dtype", default="bf16", metavar="D", help="KV-cache format (default bf16): fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, ...")
-    parser.add_argument("--state-dtype", default=None, metavar="D", help="recurrent-state format (default: the engine's)")
+    parser.add_argument(
+        "--kv-dtype",
+        default="bf16",
+        metavar="D",
+        help="KV-cache format (default bf16): fp32, bf16, fp16, fp8, int8, int4, q8_0, q4_0, ...",
+    )
+    parser.add_argument(
+        "--state-dtype", default=None, metavar="D", help="recurrent-state format (default: the engine's)"
+    )
     parser.add_argument("--layout", default="vllm", metavar="L", help="engine layout (default vllm)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -53,8 +62,13 @@ def run(args: argparse.Namespace) -> int:
         raise RegistryError(f"--context: {error}") from None
     if args.batch < 1:
         raise RegistryError("--batch is at least 1")
-    options = dict(context_tokens=context, batch=args.batch, kv_dtype=args.kv_dtype,
-                   state_dtype=args.state_dtype, layout=args.layout)
+    options = dict(
+        context_tokens=context,
+        batch=args.batch,
+        kv_dtype=args.kv_dtype,
+        state_dtype=args.state_dtype,
+        layout=args.layout,
+    )
     try:
         if args.config:
             result = calc_config(read_config(Path(args.config)), **options)

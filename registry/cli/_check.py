@@ -24,10 +24,20 @@ exit codes: 0 no errors (warnings allowed), 1 errors found, 2 could not run.
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to report on (default: all of records/)")
-    parser.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text", help="output format (default: text)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="check everything afresh; without it an unchanged registry is answered from .registry-cache/")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders to report on (default: all of records/)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check everything afresh; without it an unchanged registry is answered from .registry-cache/",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,9 @@ file is missing or differs from what the code generates (use it in CI).
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--check", action="store_true", help="fail (exit 1) when a committed schema is stale; write nothing")
+    parser.add_argument(
+        "--check", action="store_true", help="fail (exit 1) when a committed schema is stale; write nothing"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         stale = _schema.stale(root)
         for path in stale:
-            sys.stdout.write(f"{path.relative_to(root)}: stale; run 'registry schema' and commit the result\n")
+            sys.stdout.write(
+                f"{path.relative_to(root)}: stale; run 'registry schema' and commit the result\n"
+            )
         if not stale:
             sys.stderr.write("All schemas are current.\n")
         return 1 if stale else 0

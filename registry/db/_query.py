@@ -104,8 +104,21 @@ def text(value: Any) -> str:
 
 def _numeric(sql_type: str) -> bool:
     return sql_type.split("(")[0] in {
-        "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-        "UBIGINT", "UHUGEINT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMBER",
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "HUGEINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "UHUGEINT",
+        "DECIMAL",
+        "DOUBLE",
+        "FLOAT",
+        "REAL",
+        "NUMBER",
     }
 
 

@@ -105,8 +105,18 @@ def _geometry(layout: Layout) -> Row:
 
 
 def _blank_geometry() -> Row:
-    names = ("num_layers", "mtp_layers", "num_kv_heads", "head_dim", "v_head_dim", "kv_lora_rank",
-             "qk_rope_head_dim", "sliding_window", "attention_chunk", *_COUNT_COLUMNS.values())
+    names = (
+        "num_layers",
+        "mtp_layers",
+        "num_kv_heads",
+        "head_dim",
+        "v_head_dim",
+        "kv_lora_rank",
+        "qk_rope_head_dim",
+        "sliding_window",
+        "attention_chunk",
+        *_COUNT_COLUMNS.values(),
+    )
     return dict.fromkeys(names)
 
 
@@ -166,8 +176,13 @@ def layer_groups_columns(found: list[tuple[Model, Layout | None, str | None]]) -
 
 
 def _group_row(
-    model_id: str, engine: str, position: int, group: LayerGroup, mtp: bool,
-    outcome: GroupResult | None, result: CacheResult | str,
+    model_id: str,
+    engine: str,
+    position: int,
+    group: LayerGroup,
+    mtp: bool,
+    outcome: GroupResult | None,
+    result: CacheResult | str,
 ) -> Row:
     row: Row = {
         "model_id": model_id,
@@ -181,8 +196,13 @@ def _group_row(
         **_dimensions(group.mechanism),
     }
     if outcome is None:  # the engine refused the whole computation; its message says why
-        row.update(supported=None, unsupported_reason=None, not_computable=str(result),
-                   kv_bytes_per_token_bf16=None, fixed_bytes_bf16=None)
+        row.update(
+            supported=None,
+            unsupported_reason=None,
+            not_computable=str(result),
+            kv_bytes_per_token_bf16=None,
+            fixed_bytes_bf16=None,
+        )
         return row
     row.update(
         supported=outcome.supported,
@@ -237,8 +257,9 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
 def result_columns(result: CacheResult | str) -> Row:
     """The byte columns a computed result fills, shared by kv_at_context and runs."""
     if isinstance(result, str):
-        return dict.fromkeys(("kv_bytes_per_token", "total_bytes", "growing_bytes", "window_bytes",
-                              "fixed_bytes"), None) | {"not_computable": result}
+        return dict.fromkeys(
+            ("kv_bytes_per_token", "total_bytes", "growing_bytes", "window_bytes", "fixed_bytes"), None
+        ) | {"not_computable": result}
     return {
         "kv_bytes_per_token": result.bytes_per_token,
         "total_bytes": result.total_bytes,

@@ -57,8 +57,15 @@ def run_result(layout: Layout, run: RunRecord) -> CacheResult | str:
     if key is None:
         return f"the formula engine has no rules for the layout {run.layout!r}"
     setting = engine_run(run, key)
-    return cache_result(layout, key, setting.kv_dtype, setting.context_tokens, setting.batch,
-                        setting.state_dtype, model_dtype=setting.model_dtype)
+    return cache_result(
+        layout,
+        key,
+        setting.kv_dtype,
+        setting.context_tokens,
+        setting.batch,
+        setting.state_dtype,
+        model_dtype=setting.model_dtype,
+    )
 
 
 def runs_columns(index: RegistryIndex) -> Columns:
@@ -153,8 +160,14 @@ def _claim_columns(run: RunRecord, position: int, claim: Claim) -> Row:
 
 def _no_verdict(verdict: str, message: str) -> Row:
     return {
-        "stated_value": None, "stated_unit": None, "engine_value": None, "difference": None,
-        "relative_difference": None, "verdict": verdict, "misapplication": None, "message": message,
+        "stated_value": None,
+        "stated_unit": None,
+        "engine_value": None,
+        "difference": None,
+        "relative_difference": None,
+        "verdict": verdict,
+        "misapplication": None,
+        "message": message,
     }
 
 

@@ -15,8 +15,6 @@ not handle makes its group "not supported", with the engine's reason, and no num
 The formulas below are the architectural ones; engine layouts call them with the sizes they actually use.
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003  (formulas are written with × and − as the seeds write them)
-
 from __future__ import annotations
 
 import math

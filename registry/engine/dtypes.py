@@ -10,8 +10,6 @@ Per-tensor scales (one fp32 for a whole fp8 or NVFP4 tensor) are not counted: th
 tokens and amount to a few bytes per layer.
 """
 
-# ruff: noqa: RUF002, RUF003  (formulas are written with × and − as the seeds write them)
-
 from __future__ import annotations
 
 from dataclasses import dataclass

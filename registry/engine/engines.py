@@ -18,8 +18,6 @@ A mechanism whose layout in an engine was not read from its source is reported a
 that reason, never estimated.
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003  (formulas are written with × and − as the seeds write them)
-
 from __future__ import annotations
 
 import re

@@ -310,10 +310,11 @@ def _lookup(node: Name, names: Mapping[str, Fraction | int]) -> Fraction:
     if node.name in names:
         return Fraction(names[node.name])
     close = difflib.get_close_matches(node.name, list(names), n=4, cutoff=0.6)
-    if close:
-        advice = f"did you mean {', '.join(close)}?"
-    else:
-        advice = "known names: " + (", ".join(sorted(names)[:12]) or "none")
+    advice = (
+        f"did you mean {', '.join(close)}?"
+        if close
+        else "known names: " + (", ".join(sorted(names)[:12]) or "none")
+    )
     raise ExpressionError(f"unknown name {node.name!r}; {advice}", node.column)
 
 

@@ -8,8 +8,6 @@ A dense ``d × m`` matrix has ``d·m`` parameters. Factored as ``A (d × r) · B
 LoRA adapter (Hu et al., ICLR 2022), with the opposite role.
 """
 
-# ruff: noqa: RUF002, RUF003  (formulas are written with × and · as the seeds write them)
-
 from __future__ import annotations
 
 from fractions import Fraction

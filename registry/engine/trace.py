@@ -10,8 +10,6 @@ Byte counts are written in bytes first, then in the largest binary unit (KiB, Mi
 number at least 1, so a reader never has to guess whether "GB" meant 10⁹ or 2³⁰.
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003  (formulas are written with × and − as the seeds write them)
-
 from __future__ import annotations
 
 from collections.abc import Sequence

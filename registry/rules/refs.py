@@ -6,7 +6,9 @@ from registry._diagnostics import Severity
 from registry.rules._rule import Rule
 
 
-def _rule(code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR) -> Rule:
+def _rule(
+    code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR
+) -> Rule:
     return Rule(code, name, "references", severity, summary, why, fix, f"tests/golden/{code}")
 
 

@@ -55,7 +55,7 @@ class SiteContext:
             hardware = entry.record
             if isinstance(hardware, Hardware):
                 written = hardware.memory_per_device
-                label = written if hardware.devices == 1 else f"{hardware.devices} × {written}"  # noqa: RUF001
+                label = written if hardware.devices == 1 else f"{hardware.devices} × {written}"
                 groups.setdefault(hardware_bytes(hardware), (label, []))[1].append(hardware.name)
         return [(memory, label, names) for memory, (label, names) in sorted(groups.items(), reverse=True)]
 

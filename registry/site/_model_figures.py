@@ -3,8 +3,6 @@ against context chart. Every figure is the engine's (memoised, so the table, the
 collection index share one computation per setting).
 """
 
-# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
-
 from __future__ import annotations
 
 import re

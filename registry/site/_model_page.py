@@ -6,8 +6,6 @@ layout and KV dtype, a memory-against-context chart, and how many 128K sequences
 record of the registry.
 """
 
-# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
-
 from __future__ import annotations
 
 import dataclasses

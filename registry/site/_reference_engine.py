@@ -6,8 +6,6 @@ long-context memory article, the course lesson on KV cache, recurrent state, MLA
 DeepSeek-V3 record); the figures and traces under them are the engine's own output at build time.
 """
 
-# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator

@@ -5,8 +5,6 @@ are the database's (:mod:`registry.db._engine_results`), so a number on a page a
 the DuckDB file come from one call. Nothing here formats HTML.
 """
 
-# ruff: noqa: RUF002, RUF003  (figures are written with × as the seeds write them)
-
 from __future__ import annotations
 
 import math

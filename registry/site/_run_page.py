@@ -5,8 +5,6 @@ unit, a verdict badge, and, for a disagreement, the misapplication that explains
 the nearest candidates). Below, each claim's own working and the engine's trace, factor by factor.
 """
 
-# ruff: noqa: RUF001, RUF003  (figures are written with × as the seeds write them)
-
 from __future__ import annotations
 
 from fractions import Fraction

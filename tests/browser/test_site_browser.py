@@ -44,7 +44,7 @@ def test_record_page_shows_the_engines_figure_and_verdict(watched: Watched, site
     assert first.locator("td.engine-value").inner_text() == "131,072 B"
     badge = first.locator(".badge-agrees")
     assert badge.is_visible() and badge.inner_text() == "agrees"
-    assert "per token = 32 × 2 × 8 × 128 × 2 = 131,072 B" in page.locator("pre.trace").first.inner_text()  # noqa: RUF001
+    assert "per token = 32 × 2 × 8 × 128 × 2 = 131,072 B" in page.locator("pre.trace").first.inner_text()
     watched.shot("record-claims")
     assert watched.errors == []
 

@@ -10,8 +10,6 @@ tokens a sliding layer's keys are a view into all ``t``, and after a decode step
 ``window - 1`` tokens into a storage of ``window``.)
 """
 
-# ruff: noqa: RUF002  (the multiplication sign, as the seeds write formulas)
-
 from __future__ import annotations
 
 from collections.abc import Iterator

@@ -167,7 +167,9 @@ def test_minimax_m2_without_lists_is_softmax_attention_throughout() -> None:
 def test_falcon_new_decoder_architecture_uses_n_head_kv_and_old_field_names() -> None:
     layout = layout_from_config(load("synthetic/falcon-new-decoder.json"))
     assert layout.num_layers == 3
-    assert layout.groups[0].mechanism == Attention(num_kv_heads=4, head_dim=16, v_head_dim=16, broadcast_heads=16)
+    assert layout.groups[0].mechanism == Attention(
+        num_kv_heads=4, head_dim=16, v_head_dim=16, broadcast_heads=16
+    )
 
 
 def test_falcon_without_multi_query_has_one_kv_head_per_attention_head() -> None:
@@ -209,8 +211,14 @@ def test_an_unknown_wrapper_is_read_through_a_supported_text_config() -> None:
 def test_falcon_new_decoder_broadcast_heads_count_only_under_transformers() -> None:
     from registry.engine.compute import compute
 
-    config = {"model_type": "falcon", "new_decoder_architecture": True, "num_hidden_layers": 2,
-              "num_attention_heads": 8, "num_kv_heads": 2, "hidden_size": 512}
+    config = {
+        "model_type": "falcon",
+        "new_decoder_architecture": True,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "num_kv_heads": 2,
+        "hidden_size": 512,
+    }
     layout = layout_from_config(config)
     ideal = compute(layout, context_tokens=16, engine="ideal").bytes_per_token
     transformers = compute(layout, context_tokens=16, engine="transformers").bytes_per_token

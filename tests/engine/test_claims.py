@@ -1,7 +1,5 @@
 """check_claim: a stated number against the engine, the author's formula and the catalogue of mistakes."""
 
-# ruff: noqa: RUF001  (the trace writes products with the multiplication sign)
-
 from __future__ import annotations
 
 from fractions import Fraction

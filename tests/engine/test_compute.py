@@ -1,7 +1,5 @@
 """The architectural (ideal) computation per mechanism, parts, batch, unknown dimensions."""
 
-# ruff: noqa: RUF001, RUF003  (trace lines and comments use × as the seeds write it)
-
 from __future__ import annotations
 
 from fractions import Fraction

@@ -1,7 +1,5 @@
 """Engine layouts: each rule reproduces what that engine allocates, or says it is not supported."""
 
-# ruff: noqa: RUF001, RUF003  (trace lines and comments use × as the seeds write it)
-
 from __future__ import annotations
 
 import pytest

@@ -6,8 +6,6 @@ MLA with the latent width ÷ 4 → 32 KiB/token, 4 GiB at 131,072 and 16 GiB at 
 BF16 state → 1 MiB at any length. Seed 003: DeepSeek-V3 MLA 61 × (512 + 64) × 2 = 70,272 B/token.
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003  (the seeds write × and ÷)
-
 from __future__ import annotations
 
 import pytest
