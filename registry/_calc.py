@@ -46,20 +46,12 @@ def calc_model(
     layout: str = "vllm",
 ) -> CacheResult:
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
-    from registry._check import load_file
+    from registry._check import load_record
     from registry._geometry import model_layout
     from registry._records import Model
 
     wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
-    path = f"records/{wanted}.yaml"
-    if not (root / path).is_file():
-        raise RegistryError(f"no model record {wanted!r} (looked for {path})")
-    loaded = load_file(root, path)
-    if isinstance(loaded, list):
-        raise RegistryError(f"{path} does not check clean; run 'registry check {path}'")
-    record = loaded[0]
-    if not isinstance(record, Model):
-        raise RegistryError(f"{wanted} is a {record.kind} record, not a model")
+    record = load_record(root, wanted, Model)
     return compute(
         model_layout(record),
         context_tokens=context_tokens,

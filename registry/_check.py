@@ -13,8 +13,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
+from registry._errors import RegistryError
 from registry._fastload import fast_load_bytes
 from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
 from registry._loader import MAX_FILE_BYTES, Document, too_large
@@ -178,3 +180,20 @@ def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnosti
     if record is None:
         return problems
     return record, result.document
+
+
+R = TypeVar("R")
+
+
+def load_record(root: Path, record_id: str, cls: type[R]) -> R:
+    """The record ``record_id`` of the registry at ``root``, which must load, validate and be a ``cls``."""
+    path = f"records/{record_id}.yaml"
+    if not (root / path).is_file():
+        raise RegistryError(f"no record {record_id!r} (looked for {path})")
+    loaded = load_file(root, path)
+    if isinstance(loaded, list):
+        raise RegistryError(f"{path} does not load or validate; run 'registry check {path}'")
+    record = loaded[0]
+    if not isinstance(record, cls):
+        raise RegistryError(f"{record_id} is a {record.kind} record, not {cls.__name__.lower()}")
+    return record

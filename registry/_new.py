@@ -217,22 +217,6 @@ def parse_target(target: str) -> tuple[str, str]:
     return kind, slug
 
 
-def load_record(root: Path, record_id: str, cls: type[Any]) -> Any:
-    """The record ``record_id`` of the registry at ``root``, which must load, validate and be a ``cls``."""
-    from registry._check import load_file
-
-    path = f"records/{record_id}.yaml"
-    if not (root / path).is_file():
-        raise RegistryError(f"no record {record_id!r} (looked for {path})")
-    loaded = load_file(root, path)
-    if isinstance(loaded, list):
-        raise RegistryError(f"{path} does not load or validate; run 'registry check {path}'")
-    record = loaded[0]
-    if not isinstance(record, cls):
-        raise RegistryError(f"{record_id} is a {record.kind} record, not {cls.__name__.lower()}")
-    return record
-
-
 def engine_for(root: Path, layout: str) -> str | None:
     """The id of the one engine record that declares ``layout`` (its version suffix aside), if any."""
     from registry._check import load_file
@@ -464,6 +448,8 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             raise RegistryError(
                 f"--model belongs to {' and '.join(RUN_KINDS)} records, not to a {options.kind} record"
             )
+        from registry._check import load_record
+
         wanted = options.model if options.model.startswith("models/") else f"models/{options.model}"
         model = load_record(root, wanted, Model)
     head: dict[str, Any] = {
