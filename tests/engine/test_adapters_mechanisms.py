@@ -224,3 +224,22 @@ def test_falcon_new_decoder_broadcast_heads_count_only_under_transformers() -> N
     transformers = compute(layout, context_tokens=16, engine="transformers").bytes_per_token
     assert ideal == 2 * 2 * 2 * 64 * 2
     assert transformers == 2 * 2 * 8 * 64 * 2
+
+
+def test_gemma3_head_fields_missing_from_text_config_take_the_class_defaults() -> None:
+    # The published Gemma 3 4B config states only these decoder fields; transformers fills the rest
+    # from Gemma3TextConfig, and so does the adapter, saying so in the layout's notes.
+    config = {
+        "model_type": "gemma3",
+        "text_config": {
+            "hidden_size": 2560,
+            "model_type": "gemma3_text",
+            "num_hidden_layers": 34,
+            "sliding_window": 1024,
+        },
+    }
+    layout = layout_from_config(config)
+    sliding, full = layout.groups
+    assert (sliding.count, full.count) == (29, 5)
+    assert full.mechanism == Attention(num_kv_heads=4, head_dim=256, v_head_dim=256)
+    assert any("Gemma3TextConfig default 4 applies" in note for note in layout.notes)

@@ -59,6 +59,22 @@ def gemma2(view: ConfigView) -> Layout:
     )
 
 
+GEMMA3_TEXT_DEFAULTS = {"num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256}
+"""``Gemma3TextConfig``'s defaults for the head fields (transformers ``configuration_gemma3.py``, 5.24.0).
+Published Gemma 3 configs may leave them out of ``text_config`` (the 4B checkpoint does), and transformers
+then lays the model out with these values."""
+
+
 def gemma3(view: ConfigView) -> Layout:
-    """Gemma 3: five local layers per global one by default; ``Gemma3TextConfig`` window 4096."""
+    """Gemma 3: five local layers per global one by default; ``Gemma3TextConfig`` window 4096; head
+    fields the config leaves out take the class defaults, as transformers does (each one noted)."""
+    missing = {name: value for name, value in GEMMA3_TEXT_DEFAULTS.items() if not view.contains(name)}
+    if missing:
+        notes = view.notes
+        view = ConfigView(view.model_type, {**view.fields, **missing})
+        view.notes = notes
+        view.notes.extend(
+            f"{name} is not in the config; the Gemma3TextConfig default {value} applies"
+            for name, value in missing.items()
+        )
     return local_global(view, pattern=6, window=4096, source="Gemma3TextConfig")
