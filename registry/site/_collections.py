@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from registry._index import Entry
 from registry._records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
-from registry.engine.units import format_bytes, parse_context
+from registry.engine.units import parse_context
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
@@ -23,6 +23,7 @@ from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
     MECHANISM_CLASSES,
+    bytes_text,
     hardware_bytes,
     model_facts,
 )
@@ -106,7 +107,7 @@ def _bytes_cell(value: int | Fraction | None) -> Cell:
     if value is None:
         return Cell("—", sort=None)
     exact = f"{value:,} B" if isinstance(value, int) else f"{float(value):,.2f} B"
-    return Cell(format_bytes(value), sort=float(value), title=exact)
+    return Cell(bytes_text(value), sort=float(value), title=exact)
 
 
 def _verdict_summary(verdicts: list[str]) -> Cell:
@@ -156,7 +157,7 @@ def _hardware_row(context: SiteContext, hardware: Hardware, page: str) -> list[o
         hardware.vendor,
         Cell(f"{hardware.devices:,}", sort=hardware.devices),
         hardware.memory_per_device,
-        Cell(format_bytes(memory), sort=memory, title=f"{memory:,} B"),
+        Cell(bytes_text(memory), sort=memory, title=f"{memory:,} B"),
     ]
 
 

@@ -19,6 +19,9 @@ from registry.site._sanitize import LinkResolver, render_markdown
 
 _REFERENCE_FIELDS = ("model", "engine", "hardware")
 
+PROSE_CACHE = 2048
+"""Rendered Markdown fields kept for reuse; past this many the cache starts again."""
+
 
 @dataclass
 class SiteContext:
@@ -26,6 +29,7 @@ class SiteContext:
 
     index: RegistryIndex
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    _prose: dict[tuple[str, str], Html] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_check(cls, result: CheckResult) -> SiteContext:
@@ -81,8 +85,19 @@ class SiteContext:
         return resolve
 
     def markdown(self, from_page: str, text: str | None) -> Html:
-        """A record's Markdown field, sanitized, with its ``[[id]]`` links made real."""
-        return render_markdown(text or "", self.resolver(from_page))
+        """A record's Markdown field, sanitized, with its ``[[id]]`` links made real.
+
+        Rendered once per text and folder: a link's address depends only on the page's folder, and many
+        records of one kind share their wording (Markdown and the sanitizer cost more than the page).
+        """
+        folder = from_page.rpartition("/")[0]
+        key = (folder, text or "")
+        found = self._prose.get(key)
+        if found is None:
+            if len(self._prose) >= PROSE_CACHE:
+                self._prose.clear()  # bounded, so memory stays flat however many records there are
+            found = self._prose[key] = render_markdown(key[1], self.resolver(from_page))
+        return found
 
 
 def outgoing(entry: Entry) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """Generating every page of the site from a checked registry, one record at a time.
 
 Pages are written as they are made and only small index rows are kept, so the generator's memory
-beyond the index it is handed does not grow with the pages. Order: the record pages (collecting the
-rows), then the collection indexes and the home summary, the reference pages, and the downloads.
+beyond the index it is handed does not grow with the pages. Order: the database when it is stale (its
+engine results are memoised, so the pages reuse them), the record pages (collecting the rows), then the
+collection indexes and the home summary, the reference pages, and the download files.
 """
 
 from __future__ import annotations
@@ -70,11 +71,14 @@ def generate(
     ``workers`` is how many processes render the record pages (default: one per core for a large
     registry, see :func:`registry.site._record_pages.workers_for`).
     """
-    from registry.site._downloads import write_downloads
+    from registry.site._downloads import prepare_database, write_downloads
 
     context = SiteContext.from_check(result)
     folder = GeneratedFolder(root / "site", _paths.GENERATED)
     references = _reference_pages(root)
+    begun = time.perf_counter()
+    # The database first: its engine results are then shared with the record pages (see there).
+    database = prepare_database(root, result) if downloads else None
     started = time.perf_counter()
     bar = Progress(progress, len(context.index.entries), label="record pages")
     records = render_records(context, folder.docs_dir, workers=workers, advance=bar.advance)
@@ -88,9 +92,12 @@ def generate(
     for page, render in references.items():
         folder.write(page, render())
     pages_done = time.perf_counter()
-    write_downloads(root, result, folder, enabled=downloads)
+    write_downloads(root, result, folder, enabled=downloads, database=database)
     removed = folder.prune()
-    seconds = {"pages": pages_done - started, "downloads": time.perf_counter() - pages_done}
+    seconds = {
+        "pages": pages_done - started,
+        "downloads": time.perf_counter() - pages_done + started - begun,
+    }
     pages = len([p for p in folder.written if p.suffix == ".md"])
     counts = {kind: records.counts.get(kind, 0) for kind in KINDS}
     return Generated(pages, folder.changed, removed, counts, seconds)

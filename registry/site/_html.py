@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Cell", "Html", "attrs", "block", "element", "escape", "escape_attr", "join", "link", "table"]
 
@@ -29,7 +30,11 @@ def escape(text: object) -> Html:
     :func:`escape_attr`."""
     if isinstance(text, Html):
         return text
-    return Html(html.escape(text if isinstance(text, str) else str(text), quote=False))
+    value = text if isinstance(text, str) else str(text)
+    # Most text (figures, ids, titles) has nothing to escape; checking is cheaper than replacing.
+    if "&" in value or "<" in value or ">" in value:
+        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Html(value)
 
 
 def escape_attr(value: object) -> str:
@@ -56,8 +61,15 @@ def element(tag: str, content: object = "", **attributes: object | None) -> Html
     """
     if not attributes:
         return Html(f"<{tag}>{escape(content)}</{tag}>")
-    names = {name.rstrip("_").replace("_", "-"): value for name, value in attributes.items()}
+    names = {_attribute_name(name): value for name, value in attributes.items()}
     return Html(f"<{tag}{attrs(names)}>{escape(content)}</{tag}>")
+
+
+@lru_cache(maxsize=256)
+def _attribute_name(keyword: str) -> str:
+    """``data_sort`` → ``data-sort``, ``class_`` → ``class``: the few names the pages use, worked
+    out once each rather than once per element."""
+    return keyword.rstrip("_").replace("_", "-")
 
 
 def join(parts: Iterable[object], separator: str = "") -> Html:

@@ -12,10 +12,9 @@ from registry._geometry import model_fields
 from registry._records import Model
 from registry.engine.compute import CacheResult
 from registry.engine.layout import Layout
-from registry.engine.units import format_bytes
 from registry.engine.variants import variant_layout
 from registry.site._html import Cell, Html, element, table
-from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, cache_result
+from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, bytes_text, cache_result
 from registry.site._svg import Series, line_chart
 
 CHART_START = 1024
@@ -37,10 +36,8 @@ def _cell(result: CacheResult | str, per_token: bool, beyond: bool) -> Cell:
         )
     exact = f"{value:,} B" if isinstance(value, int) else f"{float(value):,.3f} B"
     if beyond:
-        return Cell(
-            f"{format_bytes(value)} †", sort=float(value), title=f"{exact}; beyond the maximum context"
-        )
-    return Cell(format_bytes(value), sort=float(value), title=exact)
+        return Cell(f"{bytes_text(value)} †", sort=float(value), title=f"{exact}; beyond the maximum context")
+    return Cell(bytes_text(value), sort=float(value), title=exact)
 
 
 def _unsupported_everywhere(results: list[CacheResult | str]) -> str | None:
@@ -77,7 +74,7 @@ def _grid_figure(result: CacheResult | str, per_token: bool, beyond: bool) -> st
     value = result.bytes_per_token if per_token else result.total_bytes
     if value is None:
         return "not supported" if result.unsupported else "not computable"
-    return format_bytes(value) + (" †" if beyond else "")
+    return bytes_text(value) + (" †" if beyond else "")
 
 
 def other_formats(model: Model, layout: Layout) -> str:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from registry._index import Entry
 from registry._records import Capability, Engine, Hardware
-from registry.engine.units import format_bytes
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
-from registry.site._results import hardware_bytes
+from registry.site._results import bytes_text, hardware_bytes
 
 CAPABILITY_WORDS = {
     "mla_decode": "MLA decode path",
@@ -88,7 +87,7 @@ def render_hardware(context: SiteContext, entry: Entry) -> str:
             ("Bandwidth per device", hardware.bandwidth_per_device),
             (
                 "Memory of the unit",
-                join([f"{memory:,} B", element("span", f" = {format_bytes(memory)}", class_="binary")]),
+                join([f"{memory:,} B", element("span", f" = {bytes_text(memory)}", class_="binary")]),
             ),
         ]
     )

@@ -69,6 +69,15 @@ def render_record(context: SiteContext, entry: Entry) -> tuple[str, list[str]]:
     return _other_pages.render_hardware(context, entry), []
 
 
+def _prepare_renderers() -> None:
+    """Import the page modules and make the Markdown converter once, before forking, so no worker
+    repeats it."""
+    from registry.site import _model_page, _other_pages, _run_page  # noqa: F401
+    from registry.site._sanitize import prepare
+
+    prepare()
+
+
 def _render_batch(context: SiteContext, docs_dir: Path, ids: list[str]) -> Batch:
     folder = GeneratedFolder(docs_dir, _paths.GENERATED)
     batch = Batch()
@@ -101,6 +110,7 @@ def _batches(context: SiteContext, docs_dir: Path, workers: int) -> Iterator[Bat
         yield from (_render_batch(context, docs_dir, chunk) for chunk in chunks)
         return
     _ = context.backlinks, context.hardware_by_memory  # computed once, before the workers share them
+    _prepare_renderers()
     _SHARED[:] = [context]
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:

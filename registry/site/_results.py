@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from registry._index import RegistryIndex
 from registry._records import Benchmark, Hardware, KvEfficiency, Model
@@ -24,7 +25,7 @@ from registry.db._engine_results import (
 )
 from registry.engine.compute import CacheResult
 from registry.engine.layout import Layout
-from registry.engine.units import parse_quantity
+from registry.engine.units import format_bytes, parse_quantity
 
 __all__ = [
     "CHART_LAYOUT",
@@ -34,6 +35,7 @@ __all__ = [
     "KV_DTYPES",
     "ClaimRow",
     "ModelFacts",
+    "bytes_text",
     "cache_result",
     "claim_rows",
     "fits",
@@ -99,6 +101,14 @@ def model_facts(model: Model) -> ModelFacts:
     if isinstance(result, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
     return ModelFacts(layout, None, mechanism_class(layout), result.bytes_per_token, result.total_bytes)
+
+
+@lru_cache(maxsize=8192)
+def bytes_text(value: int | Fraction) -> str:
+    """:func:`registry.engine.units.format_bytes` in its default binary unit, memoised: the pages
+    print the same few thousand figures tens of thousands of times (an exact ``Fraction`` and the equal
+    ``int`` print alike, so sharing one entry is safe)."""
+    return format_bytes(value)
 
 
 def hardware_bytes(hardware: Hardware) -> int:

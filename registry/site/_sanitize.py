@@ -66,6 +66,12 @@ def _renderer() -> _Renderer:
     return _Renderer()
 
 
+def prepare() -> None:
+    """Build the converter and the cleaner now (before worker processes fork and share them)."""
+    _renderer()
+    _cleaner()
+
+
 def clean_html(fragment: str) -> Html:
     """An HTML fragment cleaned against the allow-list."""
     return Html(_cleaner().clean(fragment))

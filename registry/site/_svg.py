@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from registry.engine.units import format_bytes
 from registry.site._html import Html, attrs, escape, escape_attr
+from registry.site._results import bytes_text
 
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F7F7F", "#000000")
 """Okabe and Ito's colour-blind-safe palette (yellow left out: it vanishes on white), then grey."""
@@ -148,7 +148,7 @@ def bar_chart(
     parts = [_open(chart_id, width, height, title, description), legend]
     for index, bar in enumerate(bars):
         parts.append(_bar_row(bar, axis, top + index * row, row, label_width, colours))
-    parts.append(_x_axis(axis, top + row * len(bars) + 4, format_bytes))
+    parts.append(_x_axis(axis, top + row * len(bars) + 4, bytes_text))
     parts.append("</svg>")
     return Html("".join(parts))
 
@@ -161,7 +161,7 @@ def _bar_row(bar: Bar, axis: _LogAxis, y: float, row: int, label_width: int, col
     if not bar.value:
         return label + _text(axis.start + 4, baseline, bar.note or "not computable", font_style="italic")
     end = axis.at(bar.value)
-    exact = f"{bar.label}: {format_bytes(bar.value)} ({bar.value:,} B), {bar.category}"
+    exact = f"{bar.label}: {bytes_text(bar.value)} ({bar.value:,} B), {bar.category}"
     rect = _shape(
         "rect",
         f"<title>{escape(exact)}</title>",
@@ -171,7 +171,7 @@ def _bar_row(bar: Bar, axis: _LogAxis, y: float, row: int, label_width: int, col
         height=row - 6,
         fill=colours[bar.category],
     )
-    return label + rect + _text(end + 4, baseline, format_bytes(bar.value))
+    return label + rect + _text(end + 4, baseline, bytes_text(bar.value))
 
 
 def _x_axis(axis: _LogAxis, y: float, label: Callable[[int], str]) -> str:
@@ -216,7 +216,7 @@ def _y_axis(axis: _LogAxis, x: float, grid_end: float) -> str:
     for tick in axis.ticks(6):
         y = axis.at(tick)
         parts.append(_line(x, y, grid_end, y, stroke_opacity="0.15"))
-        parts.append(_text(x - 6, y + 4, format_bytes(tick), text_anchor="end"))
+        parts.append(_text(x - 6, y + 4, bytes_text(tick), text_anchor="end"))
     return "".join(parts)
 
 
@@ -232,7 +232,7 @@ def _series(line: Series, colour: str, x_axis: _LogAxis, y_axis: _LogAxis) -> st
             segments.append([])
             continue
         segments[-1].append((x_axis.at(tokens), y_axis.at(value)))
-        shown.append(f"{_token_label(tokens)}: {format_bytes(value)}")
+        shown.append(f"{_token_label(tokens)}: {bytes_text(value)}")
     title = f"<title>{escape(line.name + ': ' + ', '.join(shown))}</title>"
     dash = ' stroke-dasharray="7 4"' if line.dashed else ""
     paths = []
