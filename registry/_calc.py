@@ -10,6 +10,7 @@ from typing import Any
 
 from registry._errors import RegistryError
 from registry.engine.compute import CacheResult, compute
+from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, format_int
 
 
@@ -25,14 +26,7 @@ def calc_config(
     """The cache of the model described by a config.json mapping."""
     from registry.engine.adapters import layout_from_config
 
-    return compute(
-        layout_from_config(config),
-        context_tokens=context_tokens,
-        batch=batch,
-        kv_dtype=kv_dtype,
-        state_dtype=state_dtype,
-        engine=layout,
-    )
+    return _calc(layout_from_config(config), context_tokens, batch, kv_dtype, state_dtype, layout)
 
 
 def calc_model(
@@ -52,8 +46,14 @@ def calc_model(
 
     wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
     record = load_record(root, wanted, Model)
+    return _calc(model_layout(record), context_tokens, batch, kv_dtype, state_dtype, layout)
+
+
+def _calc(
+    model: Layout, context_tokens: int, batch: int, kv_dtype: str, state_dtype: str | None, layout: str
+) -> CacheResult:
     return compute(
-        model_layout(record),
+        model,
         context_tokens=context_tokens,
         batch=batch,
         kv_dtype=kv_dtype,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from registry._diagnostics import Diagnostic, Severity
 
@@ -51,3 +52,21 @@ class Rule:
             pointer=pointer,
             name=self.name,
         )
+
+
+class RuleFactory(Protocol):
+    def __call__(
+        self, code: str, name: str, summary: str, why: str, fix: str, severity: Severity = ...
+    ) -> Rule: ...
+
+
+def family(family_name: str) -> RuleFactory:
+    """The constructor a family module declares its rules with: the family's name, error severity
+    unless said otherwise, and the golden example at ``tests/golden/<CODE>``."""
+
+    def rule(
+        code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR
+    ) -> Rule:
+        return Rule(code, name, family_name, severity, summary, why, fix, f"tests/golden/{code}")
+
+    return rule

@@ -7,13 +7,9 @@ belongs) is already refused by the schema stage, before any arithmetic.
 from __future__ import annotations
 
 from registry._diagnostics import Severity
-from registry.rules._rule import Rule
+from registry.rules._rule import Rule, family
 
-
-def _rule(
-    code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR
-) -> Rule:
-    return Rule(code, name, "formula", severity, summary, why, fix, f"tests/golden/{code}")
+_rule = family("formula")
 
 
 CLAIM_MISMATCH = _rule(

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from registry._diagnostics import Severity
-from registry.rules._rule import Rule
+from registry.rules._rule import Rule, family
 
-
-def _rule(
-    code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR
-) -> Rule:
-    return Rule(code, name, "references", severity, summary, why, fix, f"tests/golden/{code}")
+_rule = family("references")
 
 
 ID_MISMATCH = _rule(

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from registry._diagnostics import Severity
-from registry.rules._rule import Rule
+from registry.rules._rule import Rule, family
 
-
-def _rule(code: str, name: str, summary: str, why: str, fix: str) -> Rule:
-    return Rule(code, name, "syntax", Severity.ERROR, summary, why, fix, f"tests/golden/{code}")
+_rule = family("syntax")
 
 
 YAML_SYNTAX = _rule(
