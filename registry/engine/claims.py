@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from registry.engine.dtypes import get_dtype
 from registry.engine.expr import ExpressionError, evaluate_node, parse, render
@@ -225,7 +226,18 @@ def check_claim(claim: ClaimSpec, layout: Layout, fields: Fields, run: Run) -> C
 
     ``layout`` is the model's cache layout, ``fields`` its config's geometry fields (empty for a model
     stated by an explicit layout), ``run`` the record's engine layout, dtypes, context and batch.
+
+    Memoised: the verdict is a pure function of its (immutable) inputs, and one build asks for it
+    several times (the check, the database's claims table, the record page), so it is worked out once.
     """
+    return _check_claim(claim, layout, tuple(sorted(fields.items())), run)
+
+
+@lru_cache(maxsize=1 << 16)
+def _check_claim(
+    claim: ClaimSpec, layout: Layout, field_items: tuple[tuple[str, int | float], ...], run: Run
+) -> ClaimVerdict:
+    fields = dict(field_items)
     base_context = run.context_tokens
     run = _effective_run(claim, run)
     stated, stated_error, wrong_dimension = _stated(claim)
