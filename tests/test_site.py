@@ -17,7 +17,7 @@ from registry.site._html import element, escape_attr
 from registry.site._parts import front_matter
 from registry.site._progress import Progress
 from registry.site._results import mechanism_class
-from registry.site._svg import Bar, Series, bar_chart, line_chart
+from registry.site._svg import BACKGROUND, Bar, Series, bar_chart, line_chart
 from registry.site._writer import GeneratedFolder
 from tests.browser.site_registry import PAYLOAD, WRONG_CLAIM, make_registry
 
@@ -187,8 +187,15 @@ def test_model_page_has_cache_tables_chart_and_hardware(generated: Path) -> None
     assert re.search(r"\nvllm +fp8 +64 KiB +256 MiB +2 GiB +8 GiB +64 GiB †\n", grid)
     assert re.search(r"\nllama\.cpp +q8_0 +68 KiB", grid)  # 34 bytes per 32 values: the scales count
     assert "vllm, q8_0: vLLM's kv_cache_dtype has no q8_0 layout" in grid
-    assert 'stroke-dasharray="7 4"' in text  # the MHA-equivalent line
-    assert '<title id="memory-chart-title">' in text
+    # The chart is a file beside the page, shown as an image (and never inline: no SVG to parse).
+    assert "<svg" not in text
+    image = re.search(r'<img src="(example-llama\.memory\.svg)" alt="([^"]+)"', text)
+    assert image is not None and image.group(2).startswith("Example Llama: KV cache of one sequence")
+    chart = (generated / _paths.GENERATED / "models" / image.group(1)).read_text(encoding="utf-8")
+    root = ET.fromstring(chart)
+    assert root.find("{http://www.w3.org/2000/svg}title") is not None
+    assert 'stroke-dasharray="7 4"' in chart  # the MHA-equivalent line
+    assert f'fill="{BACKGROUND}"' in chart  # its own ground: an image does not take the site's colours
     hardware = text.split("## 128K sequences per hardware", 1)[1].split("##", 1)[0]
     # 80 GB holds 4 sequences of 16 GiB (bf16) and 9 of 8 GiB (fp8)
     assert re.search(r">80 GB</td><td>Example GPU</td><td[^>]*>4</td><td[^>]*>9</td>", hardware)

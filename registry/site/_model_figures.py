@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from registry._geometry import model_fields
 from registry._records import Model
@@ -146,9 +147,19 @@ def _points(layout: Layout, engine: str, contexts: list[int]) -> tuple[tuple[int
     return tuple(points)
 
 
-def memory_chart(model: Model, layout: Layout) -> Html:
+@dataclass(frozen=True)
+class Chart:
+    """A chart drawn as a file of its own: the SVG document and the words an ``<img>`` shows instead."""
+
+    svg: str
+    alt: str
+    width: int = 860
+    height: int = 440
+
+
+def memory_chart(model: Model, layout: Layout) -> Chart | None:
     """One line per distinct curve: engine layouts that give the same bytes at every point share a line
-    (and a legend entry), so no line hides another."""
+    (and a legend entry), so no line hides another. ``None`` when no engine layout gives a figure."""
     contexts = chart_contexts(layout)
     curves: dict[tuple[tuple[int, int | None], ...], list[str]] = {}
     for engine in ENGINE_LAYOUTS:
@@ -161,14 +172,20 @@ def memory_chart(model: Model, layout: Layout) -> Html:
         pass  # a layout with no attention to widen has no MHA-equivalent line
     drawn = [s for s in series if any(v for _, v in s.points)]
     if not drawn:
-        return element("p", "No line to draw: no engine layout gives a figure (see the table above).")
-    return line_chart(
+        return None
+    title = f"{model.name}: KV cache of one sequence against context, bf16"
+    description = (
+        "One line per engine layout (layouts with equal figures share one); the dashed line is the same "
+        "model with full multi-head attention in every attention layer. Both axes are logarithmic."
+    )
+    svg = line_chart(
         "memory-chart",
         drawn,
-        title=f"{model.name}: KV cache of one sequence against context, bf16",
-        description="One line per engine layout (layouts with equal figures share one); the dashed line "
-        "is the same model with full multi-head attention in every attention layer. Both axes are "
-        "logarithmic.",
+        title=title,
+        description=description,
         x_label="context (tokens)",
         y_label="cache bytes (bf16)",
+        standalone=True,
     )
+    lines = "; ".join(s.name for s in drawn)
+    return Chart(svg, f"{title}. Lines: {lines}. {description}")

@@ -17,8 +17,8 @@ from registry.engine.layout import LayerGroup, Layout, Mechanism, Recurrent
 from registry.engine.trace import layer_span
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
-from registry.site._html import Cell, Html, block, element, join, link, table
-from registry.site._model_figures import cache_tables, memory_chart
+from registry.site._html import Cell, Html, attrs, block, element, join, link, table
+from registry.site._model_figures import Chart, cache_tables, memory_chart
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
@@ -28,8 +28,8 @@ from registry.site._results import (
 )
 
 
-def render(context: SiteContext, entry: Entry) -> str:
-    """The whole Markdown page of one model record."""
+def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
+    """The whole Markdown page of one model record, and the files it shows (its chart), by path."""
     model = entry.record
     assert isinstance(model, Model)
     page = _paths.record_page(entry.id)
@@ -37,6 +37,7 @@ def render(context: SiteContext, entry: Entry) -> str:
 
     layout, problem = model_layout_or_error(model)
     parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]
+    files: dict[str, str] = {}
     if layout is None:
         parts.append(
             "## Geometry\n" + block(element("p", f"No cache layout: {problem}", class_="not-computable"))
@@ -45,8 +46,7 @@ def render(context: SiteContext, entry: Entry) -> str:
         parts += [
             "## Geometry by layer group\n" + block(_geometry(layout)),
             "## Cache per token and per sequence\n" + block(*cache_tables(model, layout)),
-            "## Memory against context\n"
-            + block(element("div", memory_chart(model, layout), class_="chart", data_search_exclude=True)),
+            "## Memory against context\n" + block(_chart(memory_chart(model, layout), page, files)),
             _hardware_section(context, page, layout),
         ]
     parts += [
@@ -57,7 +57,22 @@ def render(context: SiteContext, entry: Entry) -> str:
         _parts.errata(entry),
         _parts.links(context, entry, page),
     ]
-    return "".join(parts)
+    return "".join(parts), files
+
+
+def _chart(chart: Chart | None, page: str, files: dict[str, str]) -> Html:
+    """The chart as an image of its own file beside the page, linked to that file (opened alone, its
+    points show their exact figures on hover)."""
+    if chart is None:
+        return element("p", "No line to draw: no engine layout gives a figure (see the table above).")
+    file = _paths.chart_file(page, "memory")
+    files[file] = chart.svg
+    address = _paths.href(page, file)
+    image = Html(
+        f"<img{attrs({'src': address, 'alt': chart.alt, 'width': chart.width, 'height': chart.height})}"
+        ' class="registry-chart" loading="lazy">'
+    )
+    return element("div", link(address, image), class_="chart")
 
 
 def _identity(model: Model, layout: Layout | None) -> Html:

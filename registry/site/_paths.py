@@ -23,6 +23,12 @@ def record_page(record_id: str) -> str:
     return f"{GENERATED}/{record_id}.md"
 
 
+def chart_file(page: str, name: str) -> str:
+    """``generated/models/x.md`` and ``memory`` → ``generated/models/x.memory.svg``: a chart drawn for
+    a page, beside it (MkDocs copies it as it is)."""
+    return f"{page[: -len('.md')]}.{name}.svg"
+
+
 def collection_page(folder: str) -> str:
     """``models`` → ``generated/models/index.md``: the collection's index page."""
     return f"{GENERATED}/{folder}/index.md"

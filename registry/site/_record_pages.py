@@ -55,18 +55,29 @@ class Batch:
         self.records += other.records
 
 
-def render_record(context: SiteContext, entry: Entry) -> tuple[str, list[str]]:
-    """A record's page and the verdict word of each of its claims."""
+@dataclass(frozen=True)
+class RecordPage:
+    """A record's page, the verdict word of each of its claims, and the files the page shows (charts),
+    by their path under the docs folder."""
+
+    text: str
+    verdicts: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def render_record(context: SiteContext, entry: Entry) -> RecordPage:
+    """A record's page, with its claims' verdicts and its files."""
     from registry.site import _model_page, _other_pages, _run_page
 
     kind = entry.record.kind
     if kind == "model":
-        return _model_page.render(context, entry), []
+        text, files = _model_page.render(context, entry)
+        return RecordPage(text, files=files)
     if kind in ("kv-efficiency", "benchmark"):
-        return _run_page.render_with_verdicts(context, entry)
+        return RecordPage(*_run_page.render_with_verdicts(context, entry))
     if kind == "engine":
-        return _other_pages.render_engine(context, entry), []
-    return _other_pages.render_hardware(context, entry), []
+        return RecordPage(_other_pages.render_engine(context, entry))
+    return RecordPage(_other_pages.render_hardware(context, entry))
 
 
 def _prepare_renderers() -> None:
@@ -83,9 +94,11 @@ def _render_batch(context: SiteContext, docs_dir: Path, ids: list[str]) -> Batch
     batch = Batch()
     for record_id in ids:
         entry = context.index.entries[record_id]
-        text, verdicts = render_record(context, entry)
-        folder.write(_paths.record_page(record_id), text)
-        batch.collected.add(context, entry, verdicts)
+        rendered = render_record(context, entry)
+        folder.write(_paths.record_page(record_id), rendered.text)
+        for path, content in rendered.files.items():
+            folder.write(path, content)
+        batch.collected.add(context, entry, rendered.verdicts)
         batch.counts[entry.record.kind] += 1
     batch.written, batch.changed, batch.records = folder.written, folder.changed, len(ids)
     return batch

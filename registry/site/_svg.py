@@ -1,9 +1,12 @@
 """Charts as static SVG, written at build time: no JavaScript, no network, nothing to load.
 
-Each chart is an inline ``<svg role="img">`` with a ``<title>`` and a ``<desc>`` that name what it shows,
-and a ``<title>`` on every bar and point giving the exact figure, so a screen reader (or a hover) reads
-the numbers the shapes stand for. Text uses ``currentColor`` so the charts follow the site's light and
-dark schemes. Both axes of byte charts are logarithmic in powers of two, labelled in binary units.
+Each chart is an ``<svg role="img">`` with a ``<title>`` and a ``<desc>`` that name what it shows, and
+a ``<title>`` on every bar and point giving the exact figure, so a screen reader (or a hover) reads the
+numbers the shapes stand for. The home page's chart is inline (its bars are links) and its text uses
+``currentColor`` to follow the site's light and dark schemes; a model's chart is a file of its own shown
+with ``<img>`` (MkDocs then copies it instead of parsing a hundred tags on every model page, and an
+image never runs script), drawn on its own light ground. Both axes of byte charts are logarithmic
+in powers of two, labelled in binary units.
 """
 
 from __future__ import annotations
@@ -86,13 +89,19 @@ def _line(x1: float, y1: float, x2: float, y2: float, **attributes: object) -> s
     return _shape("line", x1=x1, y1=y1, x2=x2, y2=y2, **attributes)
 
 
-def _open(chart_id: str, width: int, height: int, title: str, description: str) -> str:
+BACKGROUND = "#ffffff"
+"""The page behind a chart drawn as a file: an ``<img>`` does not inherit the site's colours, so a
+standalone chart brings its own light ground and its text stays dark on either scheme."""
+
+
+def _open(chart_id: str, width: int, height: int, title: str, description: str, standalone: bool) -> str:
+    ground = f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>' if standalone else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="registry-chart" role="img" '
         f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" {_FONT}>'
         f'<title id="{chart_id}-title">{escape(title)}</title>'
-        f'<desc id="{chart_id}-desc">{escape(description)}</desc>'
+        f'<desc id="{chart_id}-desc">{escape(description)}</desc>{ground}'
     )
 
 
@@ -145,7 +154,7 @@ def bar_chart(
     legend, legend_height = _legend(swatches, label_width + 10, 18, width - label_width - 20)
     top = 18 + legend_height + 6
     height = int(top + row * len(bars) + 40)
-    parts = [_open(chart_id, width, height, title, description), legend]
+    parts = [_open(chart_id, width, height, title, description, False), legend]
     for index, bar in enumerate(bars):
         parts.append(_bar_row(bar, axis, top + index * row, row, label_width, colours))
     parts.append(_x_axis(axis, top + row * len(bars) + 4, bytes_text))
@@ -183,11 +192,19 @@ def _x_axis(axis: _LogAxis, y: float, label: Callable[[int], str]) -> str:
 
 
 def line_chart(
-    chart_id: str, series: Sequence[Series], *, title: str, description: str, x_label: str, y_label: str
+    chart_id: str,
+    series: Sequence[Series],
+    *,
+    title: str,
+    description: str,
+    x_label: str,
+    y_label: str,
+    standalone: bool = False,
 ) -> Html:
     """Lines on logarithmic axes: context tokens across, bytes up; dashed series are counterfactuals.
 
-    Series with equal values are drawn over each other; the legend lists them all.
+    Series with equal values are drawn over each other; the legend lists them all. A ``standalone``
+    chart is meant to be its own file, shown with ``<img>``: it carries its own background.
     """
     width, height, left, right, top = 860, 440, 90, 20, 20
     colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
@@ -198,7 +215,7 @@ def line_chart(
     y_axis = _axis_for([y for s in series for _, y in s.points if y], plot_bottom, plot_top)
     middle = (plot_top + plot_bottom) / 2
     parts = [
-        _open(chart_id, width, height, title, description),
+        _open(chart_id, width, height, title, description, standalone),
         legend,
         _y_axis(y_axis, left, width - right),
         _x_axis(x_axis, plot_bottom, _token_label),
