@@ -1,6 +1,6 @@
-"""A model's cache figures: the bf16 table, the text grid of the other KV formats, and the memory
-against context chart. Every figure is the engine's (memoised, so the table, the grid, the chart and the
-collection index share one computation per setting).
+"""A model's cache figures: the text grid of every engine layout and KV format, and the memory against
+context chart. Every figure is the engine's (memoised, so the grid, the chart, the collection index and
+the database share one computation per setting).
 """
 
 from __future__ import annotations
@@ -14,31 +14,12 @@ from registry._records import Model
 from registry.engine.compute import CacheResult
 from registry.engine.layout import Layout
 from registry.engine.variants import variant_layout
-from registry.site._html import Cell, Html, element, table
+from registry.site._html import Html, element
 from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, bytes_text, cache_result
 from registry.site._svg import Series, line_chart
 
 CHART_START = 1024
 """The chart's first context: 1K tokens."""
-
-OTHER_FORMATS = tuple(dtype for dtype in KV_DTYPES if dtype != "bf16")
-"""The KV formats shown in the text grid; bf16 has the table."""
-
-
-def _cell(result: CacheResult | str, per_token: bool, beyond: bool) -> Cell:
-    """One figure of the cache table, or why there is none (as the cell's tooltip)."""
-    if isinstance(result, str):
-        return Cell("error", title=result, class_="not-computable")
-    value = result.bytes_per_token if per_token else result.total_bytes
-    if value is None:
-        why = "; ".join([*result.unsupported, *result.not_computable])
-        return Cell(
-            "not supported" if result.unsupported else "not computable", title=why, class_="not-computable"
-        )
-    exact = f"{value:,} B" if isinstance(value, int) else f"{float(value):,.3f} B"
-    if beyond:
-        return Cell(f"{bytes_text(value)} †", sort=float(value), title=f"{exact}; beyond the maximum context")
-    return Cell(bytes_text(value), sort=float(value), title=exact)
 
 
 def _unsupported_everywhere(results: list[CacheResult | str]) -> str | None:
@@ -55,58 +36,67 @@ def _ladder(layout: Layout, engine: str, kv_dtype: str) -> list[CacheResult | st
     return [cache_result(layout, engine, kv_dtype, tokens) for _, tokens in CONTEXT_LADDER]
 
 
-def _bf16_table(model: Model, layout: Layout) -> Html:
-    """The default format as a table, each figure with its exact bytes as a tooltip."""
-    limit = model.max_context_tokens
-    rows = []
-    for engine in ENGINE_LAYOUTS:
-        results = _ladder(layout, engine, "bf16")
-        cells: list[object] = [engine, _cell(results[0], True, False)]
-        for (_, tokens), result in zip(CONTEXT_LADDER, results, strict=True):
-            cells.append(_cell(result, False, limit is not None and tokens > limit))
-        rows.append(cells)
-    headers = ["Engine layout", "Per token", *[label for label, _ in CONTEXT_LADDER]]
-    return table(headers, rows, caption="KV cache in bf16, one sequence", numeric=(1, 2, 3, 4, 5))
-
-
 def _grid_figure(result: CacheResult | str, per_token: bool, beyond: bool) -> str:
     if isinstance(result, str):
         return "error"
     value = result.bytes_per_token if per_token else result.total_bytes
     if value is None:
-        return "not supported" if result.unsupported else "not computable"
+        return "unsupported" if result.unsupported else "unknown"  # the reason is listed below the grid
     return bytes_text(value) + (" †" if beyond else "")
 
 
-def other_formats(model: Model, layout: Layout) -> str:
-    """Every other KV format under every engine layout, as a text grid: one line per layout and format,
-    and one line naming the layouts that cannot store a format at all, with the engine's reason.
+def _exact(result: CacheResult | str) -> str:
+    """Bytes per token, exactly: the figure a record's ``bytes_per_token`` claim states."""
+    if isinstance(result, str) or result.bytes_per_token is None:
+        return "—"
+    value = result.bytes_per_token
+    return f"{value:,}" if value.denominator == 1 else f"{float(value):,.2f}"
 
-    Text, not a table: a table cell costs the site builder three HTML parses per page, and a model page
-    has dozens of these figures."""
+
+def _problems(results: list[CacheResult | str]) -> list[str]:
+    """Why some figure of a ladder is missing: the engine's own words, once each."""
+    found: list[str] = []
+    for result in results:
+        words = [result] if isinstance(result, str) else [*result.unsupported, *result.not_computable]
+        found += [_LAYERS_PREFIX.sub("", w) for w in words if _LAYERS_PREFIX.sub("", w) not in found]
+    return found
+
+
+def cache_grid(model: Model, layout: Layout) -> str:
+    """Every KV format (bf16 first) under every engine layout, as a text grid: one line per layout and
+    format with the exact bytes per token, then the figure at each context of the ladder; one line
+    naming the layouts that cannot store a format at all; then the engine's reasons.
+
+    Text, not a table: a table cell costs the site builder three HTML parses, and a model page has
+    a hundred of these figures (measured: a six-row table with exact-byte tooltips added about 2 ms to
+    each model page's build, a third of the page)."""
     limit = model.max_context_tokens
     width = max(len(engine) for engine in ENGINE_LAYOUTS)
-    header = f"{'layout':<{width}}  {'KV':<6}  {'per token':>11}" + "".join(
+    header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>11}  {'per token':>11}" + "".join(
         f"  {label:>11}" for label, _ in CONTEXT_LADDER
     )
-    lines, why = [header], []
-    for kv_dtype in OTHER_FORMATS:
+    lines: list[str] = [header]
+    why: dict[str, list[str]] = {}  # reason -> the "layout, format" pairs it applies to
+    for kv_dtype in KV_DTYPES:
         unable = []
         for engine in ENGINE_LAYOUTS:
             results = _ladder(layout, engine, kv_dtype)
             reason = _unsupported_everywhere(results)
+            problems = [_LAYERS_PREFIX.sub("", reason)] if reason is not None else _problems(results)
+            for problem in problems:
+                why.setdefault(problem, []).append(f"{engine}, {kv_dtype}")
             if reason is not None:
                 unable.append(engine)
-                why.append(f"  {engine}, {kv_dtype}: {_LAYERS_PREFIX.sub('', reason)}")
                 continue
-            figures = [_grid_figure(results[0], True, False)] + [
+            figures = [_exact(results[0]), _grid_figure(results[0], True, False)] + [
                 _grid_figure(result, False, limit is not None and tokens > limit)
                 for (_, tokens), result in zip(CONTEXT_LADDER, results, strict=True)
             ]
             lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>11}" for f in figures))
         if unable:
             lines.append(f"{'':<{width}}  {kv_dtype:<6}  not stored by {', '.join(unable)}")
-    return "\n".join([*lines, "", "why not stored:", *why] if why else lines)
+    reasons = [f"  {'; '.join(pairs)}: {reason}" for reason, pairs in why.items()]
+    return "\n".join([*lines, "", "why a figure is missing:", *reasons] if reasons else lines)
 
 
 _LAYERS_PREFIX = re.compile(r"^[a-z -]+ layers [^:]+: ")
@@ -114,17 +104,14 @@ _LAYERS_PREFIX = re.compile(r"^[a-z -]+ layers [^:]+: ")
 
 
 def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
-    yield _bf16_table(model, layout)
-    yield element(
-        "p", f"The other KV formats ({', '.join(OTHER_FORMATS)}), one sequence:", class_="table-note"
-    )
-    yield element("pre", other_formats(model, layout), class_="grid", data_search_exclude=True)
     yield element(
         "p",
-        "Hover a figure in the table for its exact bytes, or a gap for the reason. † beyond the model's "
-        "maximum context.",
+        f"The cache of one sequence under each engine layout, in each KV format ({', '.join(KV_DTYPES)}); "
+        "B/token is exact, the other figures are rounded in binary units. † beyond the model's maximum "
+        "context; where a figure is unknown or unsupported, the engine's reason follows the grid.",
         class_="table-note",
     )
+    yield element("pre", cache_grid(model, layout), class_="grid", data_search_exclude=True)
 
 
 def chart_contexts(layout: Layout) -> list[int]:
