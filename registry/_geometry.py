@@ -31,10 +31,26 @@ def model_layout(model: Model) -> Layout:
     Raises the adapters' ``UnsupportedModelType`` for a config whose ``model_type`` has no adapter, and
     ``ValueError`` (``LayoutError`` or the adapters' field errors) for a config that cannot be laid out.
     """
+    known = _BY_RECORD.get(id(model))
+    if known is not None and known[0] is model:
+        return known[1]
     if model.layout is not None:  # a stated layout is the record's own reading and wins
-        return layout_from_specs(model.id, model.layout)
-    assert model.config is not None  # the record model guarantees config or layout
-    return _layout_from_config_cached(_freeze(model.config))
+        layout = layout_from_specs(model.id, model.layout)
+    else:
+        assert model.config is not None  # the record model guarantees config or layout
+        layout = _layout_from_config_cached(_freeze(model.config))
+    if len(_BY_RECORD) >= _BY_RECORD_SIZE:
+        _BY_RECORD.pop(next(iter(_BY_RECORD)))
+    _BY_RECORD[id(model)] = (model, layout)
+    return layout
+
+
+_BY_RECORD: dict[int, tuple[Model, Layout]] = {}
+"""The layout of each recently seen model record, by the record object itself (the entry keeps the
+object, so its id stays its own): a site build asks for a model's layout once per page that names the
+model, and freezing a large config to look it up by content costs more than the lookup saves."""
+
+_BY_RECORD_SIZE = 4096
 
 
 def model_fields(model: Model) -> dict[str, int | float]:
