@@ -57,3 +57,34 @@ def test_every_run_record_states_numbers(result: CheckResult) -> None:
         if isinstance(entry.record, KvEfficiency) and not entry.record.claims
     ]
     assert empty == []
+
+
+FAMILIES = {
+    "Llama 3.x 8B, 70B, 405B": ("llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"),
+    "Llama 4": ("llama-4-scout",),
+    "Mistral / Mixtral": ("mistral-7b-v0.3", "mixtral-8x7b"),
+    "Qwen 2.5": ("qwen2.5-7b",),
+    "Qwen 3 dense and MoE": ("qwen3-8b", "qwen3-30b-a3b"),
+    "Qwen3-Next": ("qwen3-next-80b-a3b",),
+    "Gemma 2 / 3 / 3n": ("gemma-2-9b", "gemma-3-27b", "gemma-3n-e4b"),
+    "Phi": ("phi-4",),
+    "OLMo": ("olmo-2-7b",),
+    "Command R": ("command-r",),
+    "StarCoder2": ("starcoder2-15b",),
+    "Granite": ("granite-3.1-8b",),
+    "Falcon (MQA)": ("falcon-7b",),
+    "DeepSeek": ("deepseek-v2", "deepseek-v2-lite", "deepseek-v3", "deepseek-r1", "deepseek-v3.2"),
+    "Kimi": ("kimi-k2", "kimi-linear-48b-a3b", "kimi-k3"),
+    "gpt-oss": ("gpt-oss-20b", "gpt-oss-120b"),
+    "a Mamba hybrid": ("jamba-v0.1",),
+    "MiniMax": ("minimax-m2.5",),
+    "GLM": ("glm-4.5",),
+    "DeepSeek-V4": ("deepseek-v4",),
+}
+"""The families the registry promises to cover, each by at least the records named."""
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_promised_family_is_recorded(result: CheckResult, family: str) -> None:
+    missing = [slug for slug in FAMILIES[family] if f"models/{slug}" not in result.index.entries]
+    assert missing == [], f"{family}: no record for {missing}"
