@@ -198,8 +198,10 @@ def test_model_page_has_cache_tables_chart_and_hardware(generated: Path) -> None
     assert 'stroke-dasharray="7 4"' in chart  # the MHA-equivalent line
     assert f'fill="{BACKGROUND}"' in chart  # its own ground: an image does not take the site's colours
     hardware = text.split("## 128K sequences per hardware", 1)[1].split("##", 1)[0]
-    # 80 GB holds 4 sequences of 16 GiB (bf16) and 9 of 8 GiB (fp8)
-    assert re.search(r">80 GB</td><td>Example GPU</td><td[^>]*>4</td><td[^>]*>9</td>", hardware)
+    # Beside 8 B parameters in bf16 (16 GB), 80 GB leaves 64 GB: 3 sequences of 16 GiB (bf16 KV), 7 of
+    # 8 GiB (fp8 KV); without the weights it would be 4 and 9.
+    assert re.search(r">80 GB</td><td>Example GPU</td><td[^>]*>3</td><td[^>]*>7</td>", hardware)
+    assert "8 B parameters × 2 B = 16,000,000,000 B (14.9 GiB)" in hardware
 
 
 def test_collection_indexes_list_every_record_and_the_nav_lists_none(generated: Path) -> None:

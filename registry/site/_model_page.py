@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from registry._index import Entry
 from registry._records import Model
+from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import LayerGroup, Layout, Mechanism, Recurrent
 from registry.engine.trace import layer_span
 from registry.site import _parts, _paths
@@ -22,9 +23,12 @@ from registry.site._model_figures import Chart, cache_tables, memory_chart
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
+    WEIGHTS_DTYPE,
+    bytes_text,
     cache_result,
     fits,
     mechanism_class,
+    weight_bytes,
 )
 
 
@@ -47,7 +51,7 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
             "## Geometry by layer group\n" + block(_geometry(layout)),
             "## Cache per token and per sequence\n" + block(*cache_tables(model, layout)),
             "## Memory against context\n" + block(_chart(memory_chart(model, layout), page, files)),
-            _hardware_section(context, page, layout),
+            _hardware_section(context, page, model, layout),
         ]
     parts += [
         _config_source(model),
@@ -143,9 +147,10 @@ def _geometry(layout: Layout) -> Html:
     return join([body, element("ul", notes, class_="layout-notes")]) if layout.notes else body
 
 
-def _hardware_section(context: SiteContext, page: str, layout: Layout) -> str:
-    """Sequences of 128K that fit in each hardware record's memory, one row per distinct memory size
-    (the count depends on nothing else), with the records of that size named in the row."""
+def _hardware_section(context: SiteContext, page: str, model: Model, layout: Layout) -> str:
+    """Sequences of 128K that fit beside the model's weights in each hardware record's memory, one row
+    per distinct memory size (the count depends on nothing else), with the records of that size named
+    in the row."""
     groups = context.hardware_by_memory
     if not groups:
         return ""
@@ -153,24 +158,34 @@ def _hardware_section(context: SiteContext, page: str, layout: Layout) -> str:
     for kv_dtype in ("bf16", "fp8"):
         result = cache_result(layout, CHART_LAYOUT, kv_dtype, HEADLINE_CONTEXT)
         totals[kv_dtype] = None if isinstance(result, str) else result.total_bytes
+    weights = weight_bytes(model)
     rows = []
     for memory, written, names in groups:
         cells: list[object] = [Cell(written, sort=memory, title=f"{memory:,} B"), ", ".join(names)]
         for kv_dtype, total in totals.items():
-            count = fits(memory, total)
-            cells.append(Cell("—" if count is None else f"{count:,}", sort=count, title=kv_dtype))
+            count = fits(memory, total, weights or 0)
+            text = "—" if count is None else f"{count:,}"
+            cells.append(Cell(text, sort=count, title=f"{kv_dtype} KV cache"))
         rows.append(cells)
     body = table(["Memory", "Hardware", "bf16 KV", "fp8 KV"], rows, numeric=(0, 2, 3))
     index = link(_paths.href(page, _paths.collection_page("hardware")), "hardware records")
+    if weights is None:
+        beside = "The record states no parameter count, so the weights are not subtracted: an upper bound."
+    else:
+        beside = (
+            f"Beside the weights in {WEIGHTS_DTYPE}: {model.params_total_b:g} B parameters × "
+            f"{float(bytes_per_element(WEIGHTS_DTYPE)):g} B = {weights:,} B ({bytes_text(weights)}), so ⌊(memory − weights) ÷ "
+            "cache per sequence⌋; 0 where the weights alone fill the memory. Activations and the "
+            "engine's reserve are not subtracted, so this is an upper bound."
+        )
     note = element(
         "p",
         join(
             [
-                f"Sequences of {HEADLINE_CONTEXT:,} tokens whose cache fits in the memory of one unit of "
-                "the ",
+                f"Sequences of {HEADLINE_CONTEXT:,} tokens whose cache fits in the memory of one unit "
+                "(a device, or a whole node) of the ",
                 index,
-                f", laid out as {CHART_LAYOUT} lays it out: ⌊memory ÷ cache per sequence⌋. Weights, "
-                "activations and the engine's reserve are not subtracted, so this is an upper bound.",
+                f", laid out as {CHART_LAYOUT} lays it out. {beside}",
             ]
         ),
         class_="table-note",

@@ -24,6 +24,7 @@ from registry.db._engine_results import (
     model_layout_or_error,
 )
 from registry.engine.compute import CacheResult
+from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, parse_quantity
 
@@ -117,12 +118,27 @@ def hardware_bytes(hardware: Hardware) -> int:
     return math.floor(hardware.devices * parse_quantity(hardware.memory_per_device).value)
 
 
-def fits(memory_bytes: int, sequence_bytes: int | None) -> int | None:
-    """Whole sequences whose cache fits in ``memory_bytes``: ``⌊memory / sequence⌋``; weights,
-    activations and the engine's own reserve are not subtracted, so this is an upper bound."""
+def fits(memory_bytes: int, sequence_bytes: int | None, weight_bytes: int = 0) -> int | None:
+    """Whole sequences whose cache fits in ``memory_bytes`` beside ``weight_bytes`` of weights:
+    ``⌊(memory − weights) / sequence⌋``, 0 when the weights alone fill the memory. Activations and the
+    engine's own reserve are not subtracted, so this is an upper bound."""
     if not sequence_bytes:
         return None
-    return memory_bytes // sequence_bytes
+    return max(0, memory_bytes - weight_bytes) // sequence_bytes
+
+
+WEIGHTS_DTYPE = "bf16"
+"""The weights' format in the fit: the format most checkpoints are published in; a model served in
+fp8 or fp4 leaves more room than shown."""
+
+
+def weight_bytes(model: Model) -> int | None:
+    """``params_total_b × 10⁹ × bytes per weight`` in :data:`WEIGHTS_DTYPE`; None when the record
+    states no parameter count."""
+    if model.params_total_b is None:
+        return None
+    exact = Fraction(str(model.params_total_b)) * 10**9 * bytes_per_element(WEIGHTS_DTYPE)
+    return math.ceil(exact)
 
 
 def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResult | str:
