@@ -153,16 +153,19 @@ def _downloads(prefix: str) -> str:
     )
 
 
-def render_querying_page(root: Path, database: Path | None = None, downloads: str | None = None) -> str:
+def render_querying_page(
+    root: Path, database: Path | None = None, downloads: str | None = None, *, current: bool = False
+) -> str:
     """The Querying page: each example's SQL and the answer it gives on the registry at ``root``.
 
     The database is built first when missing or stale (``database`` defaults to
-    ``build/registry.duckdb``); ``downloads`` is the site path the database and Parquet files are
-    published under, when they are.
+    ``build/registry.duckdb``), unless the caller says it is ``current`` (it has just made sure, and
+    hashing every record file again would cost more than all the queries); ``downloads`` is the site
+    path the database and Parquet files are published under, when they are.
     """
     from registry.db import ensure_database, run_query
 
-    path, _ = ensure_database(root, database)
+    path = database if current and database is not None else ensure_database(root, database)[0]
     parts = [_INTRO]
     if downloads is not None:
         parts.append(_downloads(downloads.rstrip("/")))

@@ -88,7 +88,7 @@ def write_downloads(
         target = folder.write(f"{_paths.DOWNLOADS}/registry.duckdb", database.read_bytes())
         files.append(("registry.duckdb", "the DuckDB database: every table in one file", target))
         files.extend(_parquet(database, folder))
-        querying = render_querying_page(root, database, downloads="downloads")
+        querying = render_querying_page(root, database, downloads="downloads", current=True)
     else:
         querying = "# Querying\n\nThis build was made without the database; `registry site` builds it.\n"
     folder.write(QUERYING, front_matter("Querying") + querying)
