@@ -10,7 +10,7 @@ Both return plain Markdown; record text in an answer is escaped cell by cell bef
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from registry.db._query import as_markdown, markdown_cell
@@ -171,13 +171,21 @@ def render_querying_page(
         parts.append(_downloads(downloads.rstrip("/")))
     for example in EXAMPLES:
         result = run_query(path, example.sql)
-        answer = as_markdown(result) if result.rows else "*No rows.*\n"
+        shown = replace(result, rows=result.rows[:SHOWN_ROWS])
+        answer = as_markdown(shown) if result.rows else "*No rows.*\n"
         count = len(result.rows)
+        total = f"*{count:,} row{'s' if count != 1 else ''}"
+        if count > SHOWN_ROWS:
+            total += f"; the first {SHOWN_ROWS} shown, `registry query` gives them all"
         parts.append(
-            f"## {example.question}\n\n{example.note}\n\n```sql\n{example.sql}\n```\n\n{answer}\n"
-            f"*{count} row{'s' if count != 1 else ''}.*\n"
+            f"## {example.question}\n\n{example.note}\n\n```sql\n{example.sql}\n```\n\n{answer}\n{total}.*\n"
         )
     return "\n".join(parts)
+
+
+SHOWN_ROWS = 25
+"""Rows of each answer printed on the page: enough to read the answer's shape; the whole answer of a
+query over every model or claim would be a page of thousands of rows on a large registry."""
 
 
 def render_tables_page() -> str:

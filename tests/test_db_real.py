@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from registry._check import CheckResult, check
-from registry._db_docs import EXAMPLES, render_querying_page, render_tables_page
+from registry._db_docs import EXAMPLES, SHOWN_ROWS, render_querying_page, render_tables_page
 from registry.db import TABLES, build_index, fingerprint, run_query
 from tests.conftest import REPO
 
@@ -59,11 +59,17 @@ def test_deepseek_v3_per_token_under_vllm(real_db: Path) -> None:
 def test_querying_page_shows_every_query_with_its_real_answer(real_db: Path) -> None:
     page = render_querying_page(REPO, real_db)
     assert len(EXAMPLES) >= 8
-    blocks = re.findall(r"```sql\n(.*?)\n```\n\n(.*?)\n\*(\d+) rows?\.\*", page, re.S)
-    assert [sql for sql, _, _ in blocks] == [example.sql for example in EXAMPLES]
-    for sql, table, count in blocks:
-        assert int(count) >= 1, f"no rows for:\n{sql}"
-        assert len(table.strip().splitlines()) == int(count) + 2  # header, rule, one line per row
+    blocks = re.findall(r"```sql\n(.*?)\n```\n\n(.*?)\n\*([\d,]+) rows?(.*?)\.\*", page, re.S)
+    assert [sql for sql, _, _, _ in blocks] == [example.sql for example in EXAMPLES]
+    truncated = 0
+    for sql, table, written, rest in blocks:
+        count = int(written.replace(",", ""))
+        assert count >= 1, f"no rows for:\n{sql}"
+        shown = min(count, SHOWN_ROWS)
+        assert len(table.strip().splitlines()) == shown + 2  # header, rule, one line per row shown
+        assert (rest == f"; the first {SHOWN_ROWS} shown, `registry query` gives them all") == (count > shown)
+        truncated += count > shown
+    assert truncated >= 1  # the claims query answers with every claim of the registry
 
 
 def test_tables_page_documents_every_column() -> None:
