@@ -248,6 +248,19 @@ def test_writer_keeps_unchanged_files_and_removes_stale_ones(tmp_path: Path) -> 
         again.write("../escape.md", "x")
 
 
+def test_a_changed_page_replaces_the_old_one_whole(tmp_path: Path) -> None:
+    folder = GeneratedFolder(tmp_path, "generated")
+    page = folder.write("generated/a.md", "first")
+    held = page.open("rb")  # a reader (mkdocs serve) with the old page open keeps the old page whole
+    try:
+        GeneratedFolder(tmp_path, "generated").write("generated/a.md", "second, longer")
+        assert held.read() == b"first"
+    finally:
+        held.close()
+    assert page.read_text(encoding="utf-8") == "second, longer"
+    assert sorted(p.name for p in page.parent.iterdir()) == ["a.md"]  # no temporary left behind
+
+
 class _Terminal:
     def __init__(self, tty: bool) -> None:
         self.tty, self.text = tty, ""
