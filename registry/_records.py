@@ -54,7 +54,13 @@ RecordId = Annotated[
     ),
 ]
 ShortText = Annotated[str, Field(min_length=1, max_length=300)]
-Markdown = Annotated[str, Field(max_length=20_000, description="Markdown; may contain [[id]] links.")]
+Markdown = Annotated[
+    str,
+    Field(
+        max_length=20_000,
+        description="GitHub-Flavored Markdown (raw HTML is left out when shown); may contain [[id]] links.",
+    ),
+]
 Url = Annotated[str, Field(pattern=r"""^https://[^\s<>"']{1,500}$""", description="An https URL.")]
 Dtype = Annotated[
     str,

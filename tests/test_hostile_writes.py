@@ -155,6 +155,9 @@ _MODE = re.compile(r"[rwxabt+]{1,3}")
 _ALLOWED = {
     "registry/_io.py",  # write_atomic itself
     "registry/db/_build.py",  # DuckDB writes its own file, under a temporary name that is then renamed
+    # Generated site pages: an existing page is replaced by rename; a new one is created in place (no
+    # older version to keep; one torn by a crash differs from its content and is rewritten next build).
+    "registry/site/_writer.py",
 }
 
 

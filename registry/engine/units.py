@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 
 
 class Dimension(str, Enum):
@@ -151,6 +152,13 @@ def parse_quantity(text: str) -> Quantity:
     """
     if not isinstance(text, str):
         raise QuantityError(f"a quantity is written as text such as '70,272 B', not {type(text).__name__}")
+    return _parse_quantity(text)
+
+
+@lru_cache(maxsize=1 << 14)
+def _parse_quantity(text: str) -> Quantity:
+    """Memoised: a quantity is immutable, and one build reads the same stated value in the check, the
+    database and the record's page."""
     match = _NUMBER.fullmatch(text)
     if match is None:
         raise QuantityError(

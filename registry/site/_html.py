@@ -9,6 +9,7 @@ go through :mod:`registry.site._sanitize` instead).
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,7 +41,15 @@ def escape(text: object) -> Html:
 def escape_attr(value: object) -> str:
     """``value`` inside a double-quoted attribute: ``& < > " '`` become entities, always (even for
     :class:`Html`, which is safe as text but may hold a quote)."""
-    return html.escape(str(value), quote=True)
+    if isinstance(value, int | float):  # a number has nothing to escape (most attributes: sort keys)
+        return str(value)
+    text = str(value)
+    if _ATTRIBUTE_SPECIALS.search(text) is None:  # checking is cheaper than five replacements
+        return text
+    return html.escape(text, quote=True)
+
+
+_ATTRIBUTE_SPECIALS = re.compile("[&<>\"']")
 
 
 def attrs(values: Mapping[str, object | None]) -> str:
@@ -61,8 +70,14 @@ def element(tag: str, content: object = "", **attributes: object | None) -> Html
     """
     if not attributes:
         return Html(f"<{tag}>{escape(content)}</{tag}>")
-    names = {_attribute_name(name): value for name, value in attributes.items()}
-    return Html(f"<{tag}{attrs(names)}>{escape(content)}</{tag}>")
+    parts = [f"<{tag}"]
+    for name, value in attributes.items():  # as attrs() does, with the names translated on the way
+        if value is None or value is False:
+            continue
+        key = _attribute_name(name)
+        parts.append(f" {key}" if value is True else f' {key}="{escape_attr(value)}"')
+    parts.append(f">{escape(content)}</{tag}>")
+    return Html("".join(parts))
 
 
 @lru_cache(maxsize=256)
@@ -116,7 +131,11 @@ def block(*parts: object, class_: str | None = None) -> str:
 
 
 def _opens_block(text: str) -> bool:
-    return any(text.startswith(tag) and text[len(tag)] in " >" for tag in BLOCK_TAGS if len(text) > len(tag))
+    return _OPENS_BLOCK.match(text) is not None
+
+
+_OPENS_BLOCK = re.compile(f"(?:{'|'.join(map(re.escape, BLOCK_TAGS))})[ >]")
+"""A block-level start tag at the very start of the text (``match`` anchors it there)."""
 
 
 @dataclass(frozen=True)
