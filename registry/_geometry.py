@@ -54,7 +54,22 @@ _BY_RECORD_SIZE = 4096
 
 
 def model_fields(model: Model) -> dict[str, int | float]:
-    """The named numeric geometry fields a claim's formula may use."""
+    """The named numeric geometry fields a claim's formula may use (a new dict each call; the fields
+    are read from the config once per record object)."""
+    known = _FIELDS_BY_RECORD.get(id(model))
+    if known is not None and known[0] is model:
+        return dict(known[1])
+    fields = _model_fields(model)
+    if len(_FIELDS_BY_RECORD) >= _BY_RECORD_SIZE:
+        _FIELDS_BY_RECORD.pop(next(iter(_FIELDS_BY_RECORD)))
+    _FIELDS_BY_RECORD[id(model)] = (model, fields)
+    return dict(fields)
+
+
+_FIELDS_BY_RECORD: dict[int, tuple[Model, dict[str, int | float]]] = {}
+
+
+def _model_fields(model: Model) -> dict[str, int | float]:
     from registry.engine.adapters import geometry_fields
 
     if model.config is not None:

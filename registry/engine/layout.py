@@ -270,6 +270,19 @@ class Layout:
                 raise LayoutError(f"layer {min(clash)} appears in more than one group")
             seen.update(group.layers)
 
+    def __hash__(self) -> int:
+        """The fields' hash, worked out once: layouts key every memoised computation, and hashing one
+        walks every layer index of every group."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.model_type, self.groups, self.mtp_groups, self.notes))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the remembered hash: another process hashes strings differently."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
     @property
     def num_layers(self) -> int:
         """Layers in the main stack (multi-token-prediction layers not counted)."""
