@@ -49,42 +49,62 @@ class CheckResult:
 
 def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
     """Every record file under ``records/`` (posix paths relative to ``root``), and the files that
-    cannot be records. Links are never followed."""
+    cannot be records. Links are never followed.
+
+    Read with :func:`os.scandir`, whose entries know their own type (a link, a folder, a regular file)
+    without a ``stat`` of every file: on a large registry that halves the walk, which the check and
+    the database's fingerprint both make."""
     records_dir = root / "records"
     found: list[str] = []
     diagnostics: list[Diagnostic] = []
     if records_dir.is_symlink():  # os.walk would follow it: every file read would be outside the registry
         message = "records/ is a symbolic link; it must be the registry's own folder (a link points anywhere)"
         return found, [refs.OUTSIDE_RECORDS.diagnostic("records", 1, 1, message)]
-    for folder, subfolders, files in os.walk(records_dir, followlinks=False):
-        relative_folder = Path(folder).relative_to(root).as_posix()
-        for name in list(subfolders):
-            if (Path(folder) / name).is_symlink():
-                diagnostics.append(
-                    refs.OUTSIDE_RECORDS.diagnostic(
-                        f"{relative_folder}/{name}",
-                        1,
-                        1,
-                        "a symbolic link to a folder inside records/; links are not followed",
-                    )
-                )
-                subfolders.remove(name)
-        subfolders.sort()
-        for name in sorted(files):
-            relative = f"{relative_folder}/{name}"
-            problem = _placement_problem(root, relative)
+    if not records_dir.is_dir():
+        return found, diagnostics
+    folders = [(records_dir, "records")]
+    while folders:
+        folder, relative_folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError:
+            continue  # a folder that cannot be listed holds nothing this walk can read (as os.walk)
+        subfolders, files = [], []
+        for entry in entries:
+            relative = f"{relative_folder}/{entry.name}"
+            if entry.is_symlink() and _links_to_folder(entry):
+                message = "a symbolic link to a folder inside records/; links are not followed"
+                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, message))
+            elif entry.is_dir(follow_symlinks=False):
+                subfolders.append((Path(entry.path), relative))
+            else:
+                files.append(entry)
+        for entry in files:
+            relative = f"{relative_folder}/{entry.name}"
+            problem = _placement_problem(entry, relative)
             if problem:
                 diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, problem))
             else:
                 found.append(relative)
+        folders.extend(reversed(subfolders))  # depth first, in name order, as os.walk goes
     return found, diagnostics
 
 
-def _placement_problem(root: Path, relative: str) -> str:
-    name = relative.rsplit("/", 1)[-1]
-    if (root / relative).is_symlink():
+def _links_to_folder(entry: os.DirEntry[str]) -> bool:
+    """A link whose target is a folder; a loop or a dangling link is not one (it is reported as a
+    link in place of a file)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _placement_problem(entry: os.DirEntry[str], relative: str) -> str:
+    name = entry.name
+    if entry.is_symlink():
         return "a symbolic link; records are regular files (a link could point outside records/)"
-    if not (root / relative).is_file():  # a pipe or a device would block the read, or never end
+    if not entry.is_file(follow_symlinks=False):  # a pipe or a device would block the read, or never end
         return "not a regular file; records are regular files"
     if not name.endswith(".yaml"):
         return f"{name!r} is not a .yaml file; records are records/<collection>/<slug>.yaml"
