@@ -194,9 +194,9 @@ def test_model_page_has_cache_tables_chart_and_hardware(generated: Path) -> None
     text = _page(generated, _paths.record_page("models/example-llama"))
     grid = re.split(r'<pre class="grid"[^>]*>', text, maxsplit=1)[1].split("</pre>", 1)[0]
     # vllm, bf16: exactly 131,072 B a token, 16 GiB at 128K; the 1M point is beyond the model's maximum
-    assert re.search(r"\nvllm +bf16 +131,072 +128 KiB +512 MiB +4 GiB +16 GiB +128 GiB †\n", grid)
-    assert re.search(r"\nvllm +fp8 +65,536 +64 KiB +256 MiB +2 GiB +8 GiB +64 GiB †\n", grid)
-    assert re.search(r"\nllama\.cpp +q8_0 +69,632 +68 KiB", grid)  # 34 bytes per 32 values: scales count
+    assert re.search(r"\nvllm +bf16 +131,072 +512 MiB +4 GiB +16 GiB +128 GiB †\n", grid)
+    assert re.search(r"\nvllm +fp8 +65,536 +256 MiB +2 GiB +8 GiB +64 GiB †\n", grid)
+    assert re.search(r"\nllama\.cpp +q8_0 +69,632 +272 MiB", grid)  # 34 bytes per 32 values: scales count
     assert "vllm, q8_0: vLLM's kv_cache_dtype has no q8_0 layout" in grid
     assert "<table><caption>" not in text.split("## 128K sequences", 1)[0]  # figures as text, not cells
     # The chart is a file beside the page, shown as an image (and never inline: no SVG to parse).

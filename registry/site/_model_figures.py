@@ -6,6 +6,7 @@ the database share one computation per setting).
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -36,12 +37,14 @@ def _ladder(layout: Layout, engine: str, kv_dtype: str) -> list[CacheResult | st
     return [cache_result(layout, engine, kv_dtype, tokens) for _, tokens in CONTEXT_LADDER]
 
 
-def _grid_figure(result: CacheResult | str, per_token: bool, beyond: bool) -> str:
+def _grid_figure(result: CacheResult | str, beyond: bool) -> str:
+    """One sequence's bytes at one context, rounded for reading; or why there is no figure, in a word
+    (the engine's reason is listed below the grid)."""
     if isinstance(result, str):
         return "error"
-    value = result.bytes_per_token if per_token else result.total_bytes
+    value = result.total_bytes
     if value is None:
-        return "unsupported" if result.unsupported else "unknown"  # the reason is listed below the grid
+        return "n/a" if result.unsupported else "unknown"
     return bytes_text(value) + (" †" if beyond else "")
 
 
@@ -72,8 +75,8 @@ def cache_grid(model: Model, layout: Layout) -> str:
     each model page's build, a third of the page)."""
     limit = model.max_context_tokens
     width = max(len(engine) for engine in ENGINE_LAYOUTS)
-    header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>11}  {'per token':>11}" + "".join(
-        f"  {label:>11}" for label, _ in CONTEXT_LADDER
+    header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>10}" + "".join(
+        f"  {label:>10}" for label, _ in CONTEXT_LADDER
     )
     lines: list[str] = [header]
     why: dict[str, list[str]] = {}  # reason -> the "layout, format" pairs it applies to
@@ -88,14 +91,19 @@ def cache_grid(model: Model, layout: Layout) -> str:
             if reason is not None:
                 unable.append(engine)
                 continue
-            figures = [_exact(results[0]), _grid_figure(results[0], True, False)] + [
-                _grid_figure(result, False, limit is not None and tokens > limit)
+            figures = [_exact(results[0])] + [
+                _grid_figure(result, limit is not None and tokens > limit)
                 for (_, tokens), result in zip(CONTEXT_LADDER, results, strict=True)
             ]
-            lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>11}" for f in figures))
+            lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>10}" for f in figures))
         if unable:
             lines.append(f"{'':<{width}}  {kv_dtype:<6}  not stored by {', '.join(unable)}")
-    reasons = [f"  {'; '.join(pairs)}: {reason}" for reason, pairs in why.items()]
+    reasons = [
+        textwrap.fill(
+            f"{'; '.join(pairs)}: {reason}", len(header), initial_indent="  ", subsequent_indent="    "
+        )
+        for reason, pairs in why.items()
+    ]
     return "\n".join([*lines, "", "why a figure is missing:", *reasons] if reasons else lines)
 
 
@@ -106,9 +114,11 @@ _LAYERS_PREFIX = re.compile(r"^[a-z -]+ layers [^:]+: ")
 def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
     yield element(
         "p",
-        f"The cache of one sequence under each engine layout, in each KV format ({', '.join(KV_DTYPES)}); "
-        "B/token is exact, the other figures are rounded in binary units. † beyond the model's maximum "
-        "context; where a figure is unknown or unsupported, the engine's reason follows the grid.",
+        f"The cache of one sequence under each engine layout, in each KV format ({', '.join(KV_DTYPES)}). "
+        "B/token is the exact bytes per token; the other figures are one sequence's bytes at each "
+        "context, rounded in binary units. † beyond the model's maximum context; n/a where the engine "
+        "layout cannot hold a mechanism or format, unknown where a dimension is not known: the "
+        "engine's reasons follow the grid.",
         class_="table-note",
     )
     yield element("pre", cache_grid(model, layout), class_="grid", data_search_exclude=True)
