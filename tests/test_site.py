@@ -328,3 +328,21 @@ def test_pages_rendered_in_parallel_equal_the_serial_ones(
     )
     for path in files:
         assert (serial / path).read_bytes() == (parallel / path).read_bytes(), path
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_work_alongside_the_pages_runs_once_and_its_error_is_raised(tmp_path: Path, workers: int) -> None:
+    from registry.site._context import SiteContext
+    from registry.site._record_pages import render_records
+
+    root = make_registry(tmp_path)
+    context = SiteContext.from_check(check(root))
+    calls: list[int] = []
+    done = render_records(context, root / "site", workers=workers, alongside=lambda: calls.append(1))
+    assert calls == [1] and done.records == len(context.index.entries)
+
+    def failing() -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        render_records(context, root / "site", workers=workers, alongside=failing)

@@ -218,6 +218,14 @@ def build_index(index: RegistryIndex, path: Path, fingerprint_text: str) -> Buil
     An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
     at someone's own file must not destroy it.
     """
+    return stage_build(index, path, fingerprint_text)()
+
+
+def stage_build(index: RegistryIndex, path: Path, fingerprint_text: str) -> Callable[[], BuildReport]:
+    """The build in two steps: the tables are made now (the engine's work, in Python) and the returned
+    function loads them into the file (DuckDB's work, in its own threads). The site makes the tables
+    first, so that the page workers it forks next inherit the engine's results, then loads the file
+    while those workers render."""
     if path.exists() and stored_fingerprint(path) is None:
         raise RegistryError(f"{path} exists and is not a registry database; not replacing it")
     started = time.perf_counter()
@@ -225,8 +233,13 @@ def build_index(index: RegistryIndex, path: Path, fingerprint_text: str) -> Buil
     tables["metadata"] = _metadata(fingerprint_text, len(index.entries))
     report = BuildReport(path, fingerprint_text, {name: t.num_rows for name, t in tables.items()})
     report.seconds["tables"] = time.perf_counter() - started
-    report.seconds.update(write_database(tables, path))
-    return report
+
+    def load() -> BuildReport:
+        report.seconds.update(write_database(tables, path))
+        tables.clear()  # the file holds them now
+        return report
+
+    return load
 
 
 def build_database(root: Path, out: Path | None = None) -> BuildReport:

@@ -9,6 +9,7 @@ build already checked, never by checking again.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from registry._check import CheckResult
@@ -40,18 +41,27 @@ def records_json(result: CheckResult) -> str:
 
 
 def prepare_database(root: Path, result: CheckResult) -> Path:
-    """The database file, rebuilt from the checked index when its fingerprint is not the records'.
+    """The database file, rebuilt from the checked index when its fingerprint is not the records'."""
+    path, load = stage_database(root, result)
+    if load is not None:
+        load()
+    return path
 
-    The site builds it before the record pages: the build computes every model's engine results, and
-    the page workers, forked afterwards, inherit them (memoised) instead of computing them again.
+
+def stage_database(root: Path, result: CheckResult) -> tuple[Path, Callable[[], object] | None]:
+    """The database file, and, when it is stale, the function that loads the tables already made.
+
+    The site makes the tables before the record pages: that computes every model's engine results,
+    and the page workers, forked afterwards, inherit them (memoised) instead of computing them again.
+    Loading the file (DuckDB's own threads) then runs while the workers render.
     """
-    from registry.db import build_index, database_path, fingerprint, stored_fingerprint
+    from registry.db import database_path, fingerprint, stage_build, stored_fingerprint
 
     path = database_path(root)
     text = fingerprint(root)
-    if stored_fingerprint(path) != text:
-        build_index(result.index, path, text)
-    return path
+    if stored_fingerprint(path) == text:
+        return path, None
+    return path, stage_build(result.index, path, text)
 
 
 def write_downloads(

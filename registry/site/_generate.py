@@ -1,9 +1,11 @@
 """Generating every page of the site from a checked registry, one record at a time.
 
 Pages are written as they are made and only small index rows are kept, so the generator's memory
-beyond the index it is handed does not grow with the pages. Order: the database when it is stale (its
-engine results are memoised, so the pages reuse them), the record pages (collecting the rows), then the
-collection indexes and the home summary, the reference pages, and the download files.
+beyond the index it is handed does not grow with the pages. Order: the database's tables when the file
+is stale (the engine's results are memoised, so the pages reuse them); the record pages, rendered by
+forked workers, while this process loads the database file and writes the download files (both wait
+mostly on DuckDB's own threads); then the collection indexes and the home summary, and the reference
+pages.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ named ``.md`` so it is not also built as a page of its own."""
 @dataclass
 class Generated:
     """What the generation step wrote: pages, files changed and removed, record pages by kind, and
-    the seconds spent on the pages and on the download files."""
+    the seconds spent: making the database's tables, then the pages with the download files written
+    alongside them (``downloads (alongside the pages)`` overlaps ``pages``)."""
 
     pages: int
     changed: int
@@ -71,33 +74,41 @@ def generate(
     ``workers`` is how many processes render the record pages (default: one per core for a large
     registry, see :func:`registry.site._record_pages.workers_for`).
     """
-    from registry.site._downloads import prepare_database, write_downloads
+    from registry.site._downloads import stage_database, write_downloads
 
     context = SiteContext.from_check(result)
     folder = GeneratedFolder(root / "site", _paths.GENERATED)
+    downloads_folder = GeneratedFolder(root / "site", _paths.GENERATED)
     references = _reference_pages(root)
     begun = time.perf_counter()
-    # The database first: its engine results are then shared with the record pages (see there).
-    database = prepare_database(root, result) if downloads else None
+    # The database's tables first: their engine results are then shared with the record pages.
+    database, load = stage_database(root, result) if downloads else (None, None)
     started = time.perf_counter()
+    seconds = {"database tables": started - begun, "pages": 0.0}
+
+    def download_files() -> None:  # alongside the pages: mostly DuckDB's own threads
+        alongside = time.perf_counter()
+        if load is not None:
+            load()
+        write_downloads(root, result, downloads_folder, enabled=downloads, database=database)
+        seconds["downloads (alongside the pages)"] = time.perf_counter() - alongside
+
     bar = Progress(progress, len(context.index.entries), label="record pages")
-    records = render_records(context, folder.docs_dir, workers=workers, advance=bar.advance)
+    records = render_records(
+        context, folder.docs_dir, workers=workers, advance=bar.advance, alongside=download_files
+    )
     bar.close()
-    folder.written |= records.written
-    folder.changed += records.changed
+    for done in (records, downloads_folder):
+        folder.written |= done.written
+        folder.changed += done.changed
     collected = records.collected
     for kind_folder, rows in collected.rows.items():
         folder.write(_paths.collection_page(kind_folder), render_collection(kind_folder, rows))
     folder.write(HOME_SNIPPET, render_home_summary(collected))
     for page, render in references.items():
         folder.write(page, render())
-    pages_done = time.perf_counter()
-    write_downloads(root, result, folder, enabled=downloads, database=database)
     removed = folder.prune()
-    seconds = {
-        "pages": pages_done - started,
-        "downloads": time.perf_counter() - pages_done + started - begun,
-    }
+    seconds["pages"] = time.perf_counter() - started
     pages = len([p for p in folder.written if p.suffix == ".md"])
     counts = {kind: records.counts.get(kind, 0) for kind in KINDS}
     return Generated(pages, folder.changed, removed, counts, seconds)

@@ -14,6 +14,7 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -115,11 +116,16 @@ def workers_for(records: int) -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def _batches(context: SiteContext, docs_dir: Path, workers: int) -> Iterator[Batch]:
+def _batches(
+    context: SiteContext, docs_dir: Path, workers: int, forked: Callable[[], None]
+) -> Iterator[Batch]:
+    """The rendered batches, in order; ``forked`` is called once no more processes will be forked
+    (after the workers start, or at once when the pages are made in this process)."""
     ids = sorted(context.index.entries)
     chunks = [ids[start : start + BATCH] for start in range(0, len(ids), BATCH)]
     # Forking a process that runs other threads can copy a lock mid-use; render in this process then.
     if workers <= 1 or threading.active_count() > 1:
+        forked()
         yield from (_render_batch(context, docs_dir, chunk) for chunk in chunks)
         return
     _ = context.backlinks, context.hardware_by_memory  # computed once, before the workers share them
@@ -127,7 +133,9 @@ def _batches(context: SiteContext, docs_dir: Path, workers: int) -> Iterator[Bat
     _SHARED[:] = [context]
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            yield from pool.imap(partial(_in_worker, docs_dir), chunks)
+            results = pool.imap(partial(_in_worker, docs_dir), chunks)
+            forked()
+            yield from results
     finally:
         _SHARED.clear()
 
@@ -138,12 +146,28 @@ def render_records(
     *,
     workers: int | None = None,
     advance: Callable[[int], None] | None = None,
+    alongside: Callable[[], object] | None = None,
 ) -> Batch:
-    """Render and write every record's page; ``advance`` is told how many records each batch held."""
+    """Render and write every record's page; ``advance`` is told how many records each batch held.
+
+    ``alongside`` is other work to run in this process while the pages are made (the database and the
+    download files, which wait mostly on DuckDB's own threads): it starts once the page workers have
+    forked, in a thread, and any error it raises is raised here.
+    """
     count = len(context.index.entries)
     total = Batch()
-    for batch in _batches(context, docs_dir, workers if workers is not None else workers_for(count)):
-        total.merge(batch)
-        if advance is not None:
-            advance(batch.records)
+    with ThreadPoolExecutor(max_workers=1) as side:
+        running: list[Future[object]] = []
+
+        def start() -> None:
+            if alongside is not None:
+                running.append(side.submit(alongside))
+
+        chosen = workers if workers is not None else workers_for(count)
+        for batch in _batches(context, docs_dir, chosen, start):
+            total.merge(batch)
+            if advance is not None:
+                advance(batch.records)
+        for work in running:
+            work.result()
     return total
