@@ -161,15 +161,22 @@ def table(
     ``numeric`` columns are right-aligned and sort as numbers. The table itself has no class: the
     theme styles exactly the tables without one, so a page's tables look alike; style a table through
     the block around it."""
-    head = "".join(
-        str(element("th", header, scope="col", data_type="number" if i in numeric else None))
-        for i, header in enumerate(headers)
-    )
+    plain = all(type(header) is str for header in headers)  # Html("<b>") == "<b>": keep them apart
+    head = (_head if plain else _head.__wrapped__)(tuple(headers), tuple(numeric))
     body = "".join(_row(row, numeric) for row in rows)
     caption_html = str(element("caption", caption)) if caption else ""
     return Html(
         f"<table{' data-sortable' if sortable else ''}>{caption_html}"
         f"<thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>"
+    )
+
+
+@lru_cache(maxsize=256)
+def _head(headers: tuple[str, ...], numeric: tuple[int, ...]) -> str:
+    """The header cells, made once per set of headers: every page of a kind has the same tables."""
+    return "".join(
+        str(element("th", header, scope="col", data_type="number" if i in numeric else None))
+        for i, header in enumerate(headers)
     )
 
 

@@ -9,6 +9,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from registry._geometry import model_fields
 from registry._records import Model
@@ -98,13 +99,15 @@ def cache_grid(model: Model, layout: Layout) -> str:
             lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>10}" for f in figures))
         if unable:
             lines.append(f"{'':<{width}}  {kv_dtype:<6}  not stored by {', '.join(unable)}")
-    reasons = [
-        textwrap.fill(
-            f"{'; '.join(pairs)}: {reason}", len(header), initial_indent="  ", subsequent_indent="    "
-        )
-        for reason, pairs in why.items()
-    ]
+    reasons = [_wrapped(f"{'; '.join(pairs)}: {reason}", len(header)) for reason, pairs in why.items()]
     return "\n".join([*lines, "", "why a figure is missing:", *reasons] if reasons else lines)
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(reason: str, width: int) -> str:
+    """A reason under the grid, wrapped to the grid's width. Memoised: the engines give the same few
+    reasons for many models."""
+    return textwrap.fill(reason, width, initial_indent="  ", subsequent_indent="    ")
 
 
 _LAYERS_PREFIX = re.compile(r"^[a-z -]+ layers [^:]+: ")
