@@ -25,7 +25,7 @@ from registry.engine.adapters import (
     geometry_fields,
 )
 from registry.engine.claims import QUANTITY_WORDS, ClaimSpec, ClaimVerdict, check_claim, show_value
-from registry.engine.dtypes import FLOAT_DTYPES, get_dtype
+from registry.engine.dtypes import get_dtype, model_dtype_of
 from registry.engine.expr import names_in, parse
 from registry.engine.layout import (
     Layout,
@@ -104,14 +104,13 @@ class Models:
 
 def run_of(record: RunRecord) -> Run:
     """The engine's run from a record's run shape; unquantized weights give the model (activation) dtype."""
-    weights = record.precision.weights
     return Run(
         context_tokens=parse_context(record.context_tokens),
         batch=record.batch,
         engine=record.layout,
         kv_dtype=record.precision.kv_cache,
         state_dtype=record.precision.recurrent_state,
-        model_dtype=weights if weights in FLOAT_DTYPES else None,
+        model_dtype=model_dtype_of(record.precision.weights),
     )
 
 

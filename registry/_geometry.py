@@ -5,8 +5,9 @@ asks here, so the two ways of stating geometry are read in one place.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 from registry._records import LayerGroupSpec, Model
 from registry.engine.layout import (
@@ -24,51 +25,53 @@ from registry.engine.layout import (
     StateTensor,
 )
 
+T = TypeVar("T")
 
+
+def _per_record(read: Callable[[Model], T]) -> Callable[[Model], T]:
+    """``read`` remembered for each recently seen model record, by the record object itself (the memo
+    keeps the object, so its id stays its own): a site build asks for a model's geometry once per page
+    that names the model, and freezing a large config to look it up by content costs more than the
+    lookup saves. Records are frozen, so what was read stays true."""
+    known: dict[int, tuple[Model, T]] = {}
+
+    @wraps(read)
+    def remembered(model: Model) -> T:
+        found = known.get(id(model))
+        if found is not None and found[0] is model:
+            return found[1]
+        value = read(model)
+        if len(known) >= PER_RECORD_SIZE:
+            known.pop(next(iter(known)))
+        known[id(model)] = (model, value)
+        return value
+
+    return remembered
+
+
+PER_RECORD_SIZE = 4096
+"""Model records whose layout and fields are remembered; past this many the oldest is forgotten."""
+
+
+@_per_record
 def model_layout(model: Model) -> Layout:
     """The cache layout of a model record.
 
     Raises the adapters' ``UnsupportedModelType`` for a config whose ``model_type`` has no adapter, and
     ``ValueError`` (``LayoutError`` or the adapters' field errors) for a config that cannot be laid out.
     """
-    known = _BY_RECORD.get(id(model))
-    if known is not None and known[0] is model:
-        return known[1]
     if model.layout is not None:  # a stated layout is the record's own reading and wins
-        layout = layout_from_specs(model.id, model.layout)
-    else:
-        assert model.config is not None  # the record model guarantees config or layout
-        layout = _layout_from_config_cached(_freeze(model.config))
-    if len(_BY_RECORD) >= _BY_RECORD_SIZE:
-        _BY_RECORD.pop(next(iter(_BY_RECORD)))
-    _BY_RECORD[id(model)] = (model, layout)
-    return layout
-
-
-_BY_RECORD: dict[int, tuple[Model, Layout]] = {}
-"""The layout of each recently seen model record, by the record object itself (the entry keeps the
-object, so its id stays its own): a site build asks for a model's layout once per page that names the
-model, and freezing a large config to look it up by content costs more than the lookup saves."""
-
-_BY_RECORD_SIZE = 4096
+        return layout_from_specs(model.id, model.layout)
+    assert model.config is not None  # the record model guarantees config or layout
+    return _layout_from_config_cached(_freeze(model.config))
 
 
 def model_fields(model: Model) -> dict[str, int | float]:
-    """The named numeric geometry fields a claim's formula may use (a new dict each call; the fields
-    are read from the config once per record object)."""
-    known = _FIELDS_BY_RECORD.get(id(model))
-    if known is not None and known[0] is model:
-        return dict(known[1])
-    fields = _model_fields(model)
-    if len(_FIELDS_BY_RECORD) >= _BY_RECORD_SIZE:
-        _FIELDS_BY_RECORD.pop(next(iter(_FIELDS_BY_RECORD)))
-    _FIELDS_BY_RECORD[id(model)] = (model, fields)
-    return dict(fields)
+    """The named numeric geometry fields a claim's formula may use (a new dict each call)."""
+    return dict(_model_fields(model))
 
 
-_FIELDS_BY_RECORD: dict[int, tuple[Model, dict[str, int | float]]] = {}
-
-
+@_per_record
 def _model_fields(model: Model) -> dict[str, int | float]:
     from registry.engine.adapters import geometry_fields
 

@@ -274,17 +274,16 @@ def _check_options(options: NewOptions) -> None:
 def run_for(options: NewOptions) -> Any:
     """The engine's run for the record's run shape, built as the check builds it from a record
     (``registry._formula_stage.run_of``): unquantized weights are the activations' dtype."""
-    from registry.engine.dtypes import FLOAT_DTYPES
+    from registry.engine.dtypes import model_dtype_of
     from registry.engine.variants import Run
 
-    weights = options.weights
     return Run(
         context_tokens=options.context_tokens,
         batch=options.batch,
         engine=options.layout,
         kv_dtype=options.kv_dtype,
         state_dtype=options.state_dtype,
-        model_dtype=weights if weights in FLOAT_DTYPES else None,
+        model_dtype=model_dtype_of(options.weights),
     )
 
 

@@ -47,6 +47,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def current_database(args: argparse.Namespace) -> Path | None:
+    """The ``--db`` file (default ``build/registry.duckdb``), built first when missing or stale and the
+    build reported; None when the registry has errors, after listing them (the command exits 1)."""
+    from registry.cli._common import registry_root
+    from registry.db import BuildRefused, ensure_database
+
+    try:
+        path, report = ensure_database(registry_root(args), Path(args.db) if args.db else None)
+    except BuildRefused as refused:
+        report_refusal(refused)
+        return None
+    if report is not None:
+        sys.stderr.write(describe_build(report) + "\n")
+    return path
+
+
 def report_refusal(refused: BuildRefused) -> int:
     """List the findings that stopped the build, as ``registry check`` prints them; exit code 1."""
     from registry._report import text

@@ -32,17 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from registry.cli._common import registry_root
-    from registry.cli._db import describe_build, report_refusal
-    from registry.db import BuildRefused, ensure_database, export_parquet
+    from registry.cli._db import current_database
+    from registry.db import export_parquet
 
-    root = registry_root(args)
-    try:
-        path, report = ensure_database(root, Path(args.db) if args.db else None)
-    except BuildRefused as refused:
-        return report_refusal(refused)
-    if report is not None:
-        sys.stderr.write(describe_build(report) + "\n")
+    path = current_database(args)
+    if path is None:
+        return 1
     written = export_parquet(path, Path(args.parquet))
     sys.stderr.write(f"Wrote {len(written)} Parquet files to {args.parquet}.\n")
     return 0

@@ -38,20 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
-    from registry.cli._common import registry_root
-    from registry.cli._db import describe_build, report_refusal
-    from registry.db import FORMATS, BuildRefused, ensure_database, run_query
+    from registry.cli._db import current_database
+    from registry.db import FORMATS, run_query
 
-    root = registry_root(args)
     sql = sys.stdin.read() if args.sql == "-" else args.sql
-    try:
-        path, report = ensure_database(root, Path(args.db) if args.db else None)
-    except BuildRefused as refused:
-        return report_refusal(refused)
-    if report is not None:
-        sys.stderr.write(describe_build(report) + "\n")
+    path = current_database(args)
+    if path is None:
+        return 1
     result = run_query(path, sql)
     sys.stdout.write(FORMATS[args.format](result))
     return 0

@@ -102,6 +102,12 @@ FLOAT_DTYPES = frozenset({"fp32", "bf16", "fp16"})
 """Unquantized formats: a cache in one of these is stored as the model computes it."""
 
 
+def model_dtype_of(weights: str | None) -> str | None:
+    """The model's (activation) dtype told by its weights' format: unquantized weights are computed
+    in their own format; quantized ones (fp8, int4, ...) say nothing about it, so None."""
+    return weights if weights in FLOAT_DTYPES else None
+
+
 def get_dtype(name: str) -> DType:
     """The format called ``name`` (canonical or alias, case-insensitive); unknown names raise."""
     key = name.strip().lower()

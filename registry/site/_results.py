@@ -142,19 +142,14 @@ def weight_bytes(model: Model) -> int | None:
 
 
 def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResult | str:
-    """The engine's computation of the run's own setting (its layout, dtypes, context and batch)."""
-    from registry.db._rows_runs import engine_run
+    """The engine's computation of the run's own setting (its layout, dtypes, context and batch), as the
+    database's ``runs`` table has it."""
+    from registry.db._rows_runs import run_result as computed
 
     layout, problem = _run_layout(index, run)
-    key = engine_key(run.layout)
     if layout is None:
         return problem or f"{run.model} has no cache layout"
-    if key is None:
-        return f"the formula engine has no layout for {run.layout!r}"
-    setting = engine_run(run, key)
-    return cache_result(
-        layout, key, setting.kv_dtype, setting.context_tokens, setting.batch, setting.state_dtype
-    )
+    return computed(layout, run)
 
 
 def _run_layout(index: RegistryIndex, run: KvEfficiency | Benchmark) -> tuple[Layout | None, str | None]:
