@@ -183,7 +183,9 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
 
 
 def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnostic]:
-    """Load and validate one file: the record and its document, or the diagnostics that stop it."""
+    """Load and validate one file: the record and its document (:meth:`released <Document.released>`:
+    what locates a finding, without the values the record was made from), or the diagnostics that stop
+    it."""
     try:
         # read no more than a record may hold: a 50 MB file is refused by its size, not loaded first
         with open(root / path, "rb") as handle:
@@ -199,7 +201,7 @@ def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnosti
     record, problems = validate(result.document, root)
     if record is None:
         return problems
-    return record, result.document
+    return record, result.document.released()
 
 
 R = TypeVar("R")

@@ -7,7 +7,7 @@ in Markdown resolves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +57,20 @@ class RegistryIndex:
 
     def of_kind(self, kind: str) -> list[Entry]:
         return [entry for entry in self if entry.record.kind == kind]
+
+    def part(self, ids: Iterable[str]) -> RegistryIndex:
+        """The records ``ids`` of this index: iterating the part gives only them, while :meth:`get` still
+        finds every record of the whole, so a record's references resolve as they do in the whole."""
+        return _Part(self, ids)
+
+
+class _Part(RegistryIndex):
+    def __init__(self, whole: RegistryIndex, ids: Iterable[str]) -> None:
+        super().__init__(whole.root, {record_id: whole.entries[record_id] for record_id in ids}, whole.broken)
+        self._whole = whole
+
+    def get(self, record_id: str) -> Entry | None:
+        return self._whole.get(record_id)
 
 
 def expected_id(path: str) -> str | None:

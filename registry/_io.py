@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 
 def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
@@ -14,13 +16,19 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None
     leave an empty file in place of a record. Output that is regenerated from the records anyway (the
     site's pages) passes ``durable=False``: still never torn, but without paying an fsync per page.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    write_atomic_with(path, lambda handle: handle.write(raw), durable=durable)
+
+
+def write_atomic_with(path: Path, fill: Callable[[BinaryIO], object], *, durable: bool = True) -> None:
+    """As :func:`write_atomic`, for a file written in parts: ``fill`` writes them to the open handle,
+    so a large file is never whole in memory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(temporary, _mode_for(path))
         with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
+            fill(handle)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())

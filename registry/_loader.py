@@ -72,6 +72,14 @@ class Document:
         assert self._block_scalars is not None
         return self._block_scalars
 
+    def released(self) -> Document:
+        """This document without its values, once the record has been made from them: what stays is
+        what locates a finding (the positions, or the text they are found from on first use). The
+        check keeps one of these for every record, so a large registry does not hold its values twice."""
+        return Document(
+            self.path, {}, self._positions, self._key_positions, self._block_scalars, text=self.text
+        )
+
     def locate(self, pointer: str, *, key: bool = False) -> Position:
         """The position of the node at ``pointer``, or of its nearest ancestor that exists."""
         table = self.key_positions if key else self.positions

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
@@ -17,6 +19,7 @@ from registry.db import (
     ENGINE_LAYOUTS,
     KV_DTYPES,
     TABLES,
+    Table,
     BuildRefused,
     build_database,
     ensure_database,
@@ -333,6 +336,26 @@ def test_parquet_keeps_exact_decimal_bytes(built: Path, tmp_path: Path) -> None:
     assert kv.num_rows == _count(built, "kv_at_context")
 
 
+def test_parquet_is_written_in_bounded_row_groups_that_hold_every_row(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table is read and written a batch at a time, never whole; the rows come out all there, in
+    order, however small the batches and row groups."""
+    from registry.db import _export
+
+    whole = pq.read_table(export_parquet(built, tmp_path / "whole")[TABLES.index(_table("kv_at_context"))])
+    monkeypatch.setattr(_export, "BATCH_ROWS", 7)
+    monkeypatch.setattr(_export, "ROW_GROUP_BYTES", 1)
+    target = tmp_path / "small" / "kv_at_context.parquet"
+    export_parquet(built, tmp_path / "small")
+    assert pq.ParquetFile(target).metadata.num_row_groups == -(-whole.num_rows // 7)
+    assert pq.read_table(target).equals(whole)
+
+
+def _table(name: str) -> Table:
+    return next(table for table in TABLES if table.name == name)
+
+
 # ---------------------------------------------------------------- staleness, refusal, atomic writes
 
 
@@ -386,13 +409,45 @@ def test_a_broken_registry_is_refused_and_the_previous_file_kept(registry: Path)
 
 
 def test_a_failed_write_leaves_the_previous_file_and_no_temporary(built: Path) -> None:
+    from registry._errors import RegistryError
     from registry.db._build import write_database
 
+    def chunks() -> Iterator[dict[str, pa.Table]]:
+        yield {}
+        raise RegistryError("a chunk's rows could not be made")  # after the file was begun
+
     previous = built.read_bytes()
-    with pytest.raises(KeyError):
-        write_database({}, built)  # no tables: fails after the temporary file was created
+    with pytest.raises(RegistryError, match="could not be made"):
+        write_database(chunks(), built)
     assert built.read_bytes() == previous
     assert [p.name for p in built.parent.iterdir()] == [built.name]
+
+
+def test_a_build_in_chunks_holds_the_same_rows_as_one_in_a_single_chunk(
+    registry: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build loads a chunk of records at a time; cutting the registry into chunks of one record
+    must change no row, no order within a table, and no reference (a run's model is in another chunk)."""
+    from registry.db import _build
+
+    single = build_database(registry, tmp_path / "single.duckdb").path
+    monkeypatch.setattr(_build, "CHUNK", 1)
+    chunked = build_database(registry, tmp_path / "chunked.duckdb").path
+    for table in TABLES:
+        if table.name == "metadata":
+            continue
+        query = f'SELECT * FROM "{table.name}"'
+        assert run_query(chunked, query).rows == run_query(single, query).rows, table.name
+
+
+def test_a_part_of_the_index_iterates_its_records_and_resolves_every_reference(registry: Path) -> None:
+    from registry._check import check
+
+    index = check(registry).index
+    part = index.part([TRICKY_ID])
+    assert [entry.id for entry in part] == [TRICKY_ID]
+    assert part.of_kind("model") == []
+    assert part.get("models/llama-3.1-8b") is index.get("models/llama-3.1-8b")
 
 
 def test_the_file_is_opened_read_only(built: Path) -> None:

@@ -272,6 +272,41 @@ def test_a_changed_page_replaces_the_old_one_whole(tmp_path: Path) -> None:
     assert sorted(p.name for p in page.parent.iterdir()) == ["a.md"]  # no temporary left behind
 
 
+def test_large_files_written_in_parts_or_copied_are_kept_when_unchanged_and_replaced_whole(
+    tmp_path: Path,
+) -> None:
+    """The download files (the records as JSON, the database) are written from parts or copied from a
+    file, never held whole; they keep the writer's promises: unchanged stays untouched, changed is
+    replaced by rename, nothing temporary is left."""
+    source = tmp_path / "registry.duckdb"
+    source.write_bytes(b"database bytes")
+    folder = GeneratedFolder(tmp_path / "docs", "generated")
+    parts = folder.write_parts("generated/records.json", iter(["[", "1", ",2", "]\n"]))
+    copied = folder.copy("generated/registry.duckdb", source)
+    assert parts.read_text(encoding="utf-8") == "[1,2]\n" and copied.read_bytes() == b"database bytes"
+    assert folder.changed == 2 and folder.written == {parts, copied}
+    stamps = parts.stat().st_mtime_ns, copied.stat().st_mtime_ns
+
+    again = GeneratedFolder(tmp_path / "docs", "generated")
+    again.write_parts("generated/records.json", iter(["[1,", "2]\n"]))
+    again.copy("generated/registry.duckdb", source)
+    assert again.changed == 0 and (parts.stat().st_mtime_ns, copied.stat().st_mtime_ns) == stamps
+    assert again.written == {parts, copied}
+
+    source.write_bytes(b"database byteZ")  # same size, other bytes
+    held = copied.open("rb")
+    try:
+        third = GeneratedFolder(tmp_path / "docs", "generated")
+        third.copy("generated/registry.duckdb", source)
+        third.write_parts("generated/records.json", iter(["[3]\n"]))
+        assert held.read() == b"database bytes"  # a reader of the old file keeps it whole
+    finally:
+        held.close()
+    assert third.changed == 2
+    assert copied.read_bytes() == b"database byteZ" and parts.read_text(encoding="utf-8") == "[3]\n"
+    assert sorted(p.name for p in parts.parent.iterdir()) == ["records.json", "registry.duckdb"]
+
+
 class _Terminal:
     def __init__(self, tty: bool) -> None:
         self.tty, self.text = tty, ""

@@ -25,7 +25,6 @@ from registry.db._build import (
     ensure_database,
     fingerprint,
     registry_tables,
-    stage_build,
     stored_fingerprint,
 )
 from registry.db._engine_results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
@@ -54,6 +53,5 @@ __all__ = [
     "fingerprint",
     "registry_tables",
     "run_query",
-    "stage_build",
     "stored_fingerprint",
 ]

@@ -7,28 +7,50 @@ types: bytes stay ``DECIMAL(38,0)``, which Parquet stores exactly. Each is writt
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
+from typing import Any, BinaryIO
 
-from registry._io import write_atomic
+from registry._io import write_atomic_with
 from registry.db._tables import TABLES
+from registry.db._values import POOL
+
+BATCH_ROWS = 8_192
+"""Rows read from the database at a time: a table is never whole in memory."""
+
+ROW_GROUP_BYTES = 16 << 20
+"""Batches are gathered into a Parquet row group of about this many bytes (a narrow table's row group
+holds many batches; one batch of records, with their JSON, is already large)."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     """Write ``<table>.parquet`` into ``out_dir`` for every table of the database; returns the files."""
     import duckdb
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
     written: list[Path] = []
-    connection = duckdb.connect(str(database), read_only=True)
+    connection = duckdb.connect(str(database), read_only=True, config={"threads": 1, "memory_limit": "32MB"})
     try:
         for table in TABLES:
-            data = connection.sql(f'SELECT * FROM "{table.name}"').to_arrow_table()
-            buffer = io.BytesIO()
-            pq.write_table(data, buffer, compression="zstd")
+            reader = connection.sql(f'SELECT * FROM "{table.name}"').to_arrow_reader(BATCH_ROWS)
             target = out_dir / f"{table.name}.parquet"
-            write_atomic(target, buffer.getvalue())
+            write_atomic_with(target, lambda handle, reader=reader: _write_parquet(reader, handle))
             written.append(target)
     finally:
         connection.close()
     return written
+
+
+def _write_parquet(reader: Any, handle: BinaryIO) -> None:
+    import pyarrow as pa  # type: ignore[import-untyped]
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    with pq.ParquetWriter(handle, reader.schema, compression="zstd", memory_pool=POOL) as writer:
+        gathered: list[Any] = []
+        size = 0
+        for batch in reader:
+            gathered.append(batch)
+            size += batch.nbytes
+            if size >= ROW_GROUP_BYTES:
+                writer.write_table(pa.Table.from_batches(gathered), row_group_size=1 << 30)
+                gathered, size = [], 0
+        if gathered:
+            writer.write_table(pa.Table.from_batches(gathered), row_group_size=1 << 30)

@@ -9,7 +9,7 @@ build already checked, never by checking again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from registry._check import CheckResult
@@ -26,42 +26,45 @@ TABLES = f"{_paths.REFERENCE}/database.md"
 """The database pages: where the database developer's page text expects to sit relative to each other."""
 
 
-def records_json(result: CheckResult) -> str:
-    """Every record as JSON, by id, in the shape of its JSON Schema: one record a line.
+def records_json(result: CheckResult) -> Iterator[str]:
+    """Every record as JSON, by id, in the shape of its JSON Schema: one record a line, in parts as
+    they are made (the file is written from them and never held whole).
 
     Each record is encoded on its own without indentation, which Python's C encoder does; an indented
     dump goes through the pure-Python encoder, about ten times slower on a large registry. A line per
     record keeps the file easy to grep and to diff.
     """
-    lines = ",\n".join(
-        json.dumps(entry.record.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
-        for entry in result.index
-    )
-    return f'{{"schema_version": {json.dumps(SCHEMA_VERSION)}, "records": [\n{lines}\n]}}\n'
+    yield f'{{"schema_version": {json.dumps(SCHEMA_VERSION)}, "records": [\n'
+    separator = ""
+    for entry in result.index:
+        yield separator + json.dumps(
+            entry.record.model_dump(mode="json", exclude_none=True), ensure_ascii=False
+        )
+        separator = ",\n"
+    yield "\n]}\n"
 
 
 def prepare_database(root: Path, result: CheckResult) -> Path:
     """The database file, rebuilt from the checked index when its fingerprint is not the records'."""
-    path, load = stage_database(root, result)
-    if load is not None:
-        load()
+    path, build = stage_database(root, result)
+    if build is not None:
+        build()
     return path
 
 
 def stage_database(root: Path, result: CheckResult) -> tuple[Path, Callable[[], object] | None]:
-    """The database file, and, when it is stale, the function that loads the tables already made.
+    """The database file, and, when it is stale, the function that builds it from the checked index.
 
-    The site makes the tables before the record pages: that computes every model's engine results,
-    and the page workers, forked afterwards, inherit them (memoised) instead of computing them again.
-    Loading the file (DuckDB's own threads) then runs while the workers render.
+    The site calls that function in a thread beside the page workers: the build makes and loads its
+    tables a chunk of records at a time, so it holds little memory while the pages are made.
     """
-    from registry.db import database_path, fingerprint, stage_build, stored_fingerprint
+    from registry.db import build_index, database_path, fingerprint, stored_fingerprint
 
     path = database_path(root)
     text = fingerprint(root)
     if stored_fingerprint(path) == text:
         return path, None
-    return path, stage_build(result.index, path, text)
+    return path, lambda: build_index(result.index, path, text)
 
 
 def write_downloads(
@@ -85,7 +88,7 @@ def write_downloads(
         (
             "records.json",
             "every record, as JSON",
-            folder.write(f"{_paths.DOWNLOADS}/records.json", records_json(result)),
+            folder.write_parts(f"{_paths.DOWNLOADS}/records.json", records_json(result)),
         )
     )
     for kind in KINDS:
@@ -95,7 +98,7 @@ def write_downloads(
             files.append((f"schemas/{kind}.schema.json", f"the JSON Schema of {kind} records", target))
     if enabled:
         database = database or prepare_database(root, result)
-        target = folder.write(f"{_paths.DOWNLOADS}/registry.duckdb", database.read_bytes())
+        target = folder.copy(f"{_paths.DOWNLOADS}/registry.duckdb", database)
         files.append(("registry.duckdb", "the DuckDB database: every table in one file", target))
         files.extend(_parquet(database, folder))
         querying = render_querying_page(root, database, downloads="downloads", current=True)

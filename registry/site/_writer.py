@@ -6,7 +6,10 @@ rewrites one page; a page whose record was deleted is removed, so the site never
 
 from __future__ import annotations
 
+import filecmp
 import os
+import shutil
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 
@@ -43,6 +46,46 @@ class GeneratedFolder:
             self._create(target, data)
         else:
             self._replace(target, data)
+        self.changed += 1
+        return target
+
+    def write_parts(self, page: str, parts: Iterable[str]) -> Path:
+        """Write a large file from its parts as they are made, so it is never whole in memory; as
+        :meth:`write`, an unchanged file is left as it was."""
+
+        def fill(temporary: Path) -> None:
+            with open(temporary, "w", encoding="utf-8", newline="") as handle:
+                handle.writelines(parts)
+
+        return self._write_through(page, fill)
+
+    def copy(self, page: str, source: Path) -> Path:
+        """Copy the file ``source`` here (a download made elsewhere) without reading it into memory;
+        as :meth:`write`, an unchanged file is left as it was."""
+        target = self.path(page)
+        try:
+            if target.stat().st_size == source.stat().st_size and filecmp.cmp(source, target, shallow=False):
+                self.written.add(target)
+                return target
+        except FileNotFoundError:
+            pass
+        return self._write_through(page, lambda temporary: shutil.copyfile(source, temporary))
+
+    def _write_through(self, page: str, fill: Callable[[Path], object]) -> Path:
+        """Make the file beside its place with ``fill``, then rename it over the old one unless the
+        two are the same (``mkdocs serve`` never sees a torn file)."""
+        target = self.path(page)
+        self.written.add(target)
+        temporary = self._folder(target) / f".{target.name}.{os.getpid()}.tmp"
+        try:
+            fill(temporary)
+            if target.is_file() and filecmp.cmp(temporary, target, shallow=False):
+                temporary.unlink()
+                return target
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
         self.changed += 1
         return target
 
