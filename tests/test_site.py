@@ -284,14 +284,14 @@ def test_large_files_written_in_parts_or_copied_are_kept_when_unchanged_and_repl
     parts = folder.write_parts("generated/records.json", iter(["[", "1", ",2", "]\n"]))
     copied = folder.copy("generated/registry.duckdb", source)
     assert parts.read_text(encoding="utf-8") == "[1,2]\n" and copied.read_bytes() == b"database bytes"
-    assert folder.changed == 2 and folder.written == {parts, copied}
+    assert folder.changed == 2 and folder.written == {str(parts), str(copied)}
     stamps = parts.stat().st_mtime_ns, copied.stat().st_mtime_ns
 
     again = GeneratedFolder(tmp_path / "docs", "generated")
     again.write_parts("generated/records.json", iter(["[1,", "2]\n"]))
     again.copy("generated/registry.duckdb", source)
     assert again.changed == 0 and (parts.stat().st_mtime_ns, copied.stat().st_mtime_ns) == stamps
-    assert again.written == {parts, copied}
+    assert again.written == {str(parts), str(copied)}
 
     source.write_bytes(b"database byteZ")  # same size, other bytes
     held = copied.open("rb")

@@ -7,6 +7,7 @@ types: bytes stay ``DECIMAL(38,0)``, which Parquet stores exactly. Each is writt
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -32,7 +33,7 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
         for table in TABLES:
             reader = connection.sql(f'SELECT * FROM "{table.name}"').to_arrow_reader(BATCH_ROWS)
             target = out_dir / f"{table.name}.parquet"
-            write_atomic_with(target, lambda handle, reader=reader: _write_parquet(reader, handle))
+            write_atomic_with(target, partial(_write_parquet, reader))
             written.append(target)
     finally:
         connection.close()

@@ -18,7 +18,7 @@ from registry._records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, 
 from registry.engine.units import parse_context
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
-from registry.site._html import Cell, Html, block, element, join, link, table
+from registry.site._html import Cell, Html, block, element, join, link, table, table_row
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
@@ -53,11 +53,10 @@ MECHANISM_COLOURS = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ME
 
 @dataclass
 class Collected:
-    """What the index pages and the home page need, gathered one record at a time."""
+    """What the index pages and the home page need, gathered one record at a time: each index row as
+    its HTML (a few hundred bytes a record), each model's bar in the headline chart, and the verdicts."""
 
-    rows: dict[str, list[list[object]]] = field(
-        default_factory=lambda: {folder: [] for folder in KINDS.values()}
-    )
+    rows: dict[str, list[Html]] = field(default_factory=lambda: {folder: [] for folder in KINDS.values()})
     bars: list[Bar] = field(default_factory=list)
     verdicts: Counter[str] = field(default_factory=Counter)
 
@@ -68,13 +67,16 @@ class Collected:
         self.verdicts.update(verdicts)
         record = entry.record
         if isinstance(record, Model):
-            self.rows[folder].append(self._model_row(context, entry, record, page))
+            cells = self._model_row(context, entry, record, page)
         elif isinstance(record, KvEfficiency | Benchmark):
-            self.rows[folder].append(_run_row(context, record, page, verdicts))
+            cells = _run_row(context, record, page, verdicts)
         elif isinstance(record, Engine):
-            self.rows[folder].append(_engine_row(context, record, page))
+            cells = _engine_row(context, record, page)
         elif isinstance(record, Hardware):
-            self.rows[folder].append(_hardware_row(context, record, page))
+            cells = _hardware_row(context, record, page)
+        else:
+            return
+        self.rows[folder].append(table_row(cells, HEADERS[folder][1]))
 
     def _model_row(self, context: SiteContext, entry: Entry, model: Model, page: str) -> list[object]:
         facts = model_facts(model)
@@ -179,7 +181,7 @@ HEADERS = {
 }
 
 
-def render_collection(folder: str, rows: list[list[object]]) -> str:
+def render_collection(folder: str, rows: list[Html]) -> str:
     """A collection's index page: an introduction and one sortable, filterable table."""
     title = COLLECTION_TITLES[folder]
     headers, numeric = HEADERS[folder]

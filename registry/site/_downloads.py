@@ -116,7 +116,7 @@ def _parquet(database: Path, folder: GeneratedFolder) -> list[tuple[str, str, Pa
     out = folder.path(f"{_paths.DOWNLOADS}/parquet")
     found = []
     for path in export_parquet(database, out):
-        folder.written.add(path)
+        folder.written.add(str(path))
         found.append((f"parquet/{path.name}", f"the {path.stem} table as Parquet", path))
     return found
 

@@ -108,6 +108,6 @@ def generate(
         folder.write(page, render())
     removed = folder.prune()
     seconds["pages"] = time.perf_counter() - started
-    pages = len([p for p in folder.written if p.suffix == ".md"])
+    pages = sum(1 for p in folder.written if p.endswith(".md"))
     counts = {kind: records.counts.get(kind, 0) for kind in KINDS}
     return Generated(pages, folder.changed, removed, counts, seconds)

@@ -156,14 +156,14 @@ def table(
     caption: str | None = None,
     numeric: Sequence[int] = (),
 ) -> Html:
-    """An HTML table. With ``sortable``, the site's script lets readers sort by any column and filter the
-    rows; ``Cell.sort`` gives the order (bytes as a number, say) where the shown text would sort badly.
-    ``numeric`` columns are right-aligned and sort as numbers. The table itself has no class: the
-    theme styles exactly the tables without one, so a page's tables look alike; style a table through
-    the block around it."""
+    """An HTML table. A row is a sequence of cells, or a row :func:`table_row` made already. With
+    ``sortable``, the site's script lets readers sort by any column and filter the rows; ``Cell.sort``
+    gives the order (bytes as a number, say) where the shown text would sort badly. ``numeric`` columns
+    are right-aligned and sort as numbers. The table itself has no class: the theme styles exactly the
+    tables without one, so a page's tables look alike; style a table through the block around it."""
     plain = all(type(header) is str for header in headers)  # Html("<b>") == "<b>": keep them apart
     head = (_head if plain else _head.__wrapped__)(tuple(headers), tuple(numeric))
-    body = "".join(_row(row, numeric) for row in rows)
+    body = "".join(row if isinstance(row, Html) else _row(row, numeric) for row in rows)
     caption_html = str(element("caption", caption)) if caption else ""
     return Html(
         f"<table{' data-sortable' if sortable else ''}>{caption_html}"
@@ -178,6 +178,12 @@ def _head(headers: tuple[str, ...], numeric: tuple[int, ...]) -> str:
         str(element("th", header, scope="col", data_type="number" if i in numeric else None))
         for i, header in enumerate(headers)
     )
+
+
+def table_row(row: Sequence[object], numeric: Sequence[int] = ()) -> Html:
+    """One row of a :func:`table`, made ahead of its table: an index page's rows are gathered one
+    record at a time, and a row kept as its HTML is a fraction of the size of its cells."""
+    return Html(_row(row, numeric))
 
 
 def _row(row: Sequence[object], numeric: Sequence[int]) -> str:

@@ -40,7 +40,7 @@ class Batch:
     """What rendering a batch produced: index rows, the files written, how many changed, and counts."""
 
     collected: Collected = field(default_factory=Collected)
-    written: set[Path] = field(default_factory=set)
+    written: set[str] = field(default_factory=set)
     changed: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     records: int = 0

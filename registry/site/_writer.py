@@ -20,7 +20,9 @@ class GeneratedFolder:
     def __init__(self, docs_dir: Path, name: str) -> None:
         self.docs_dir = docs_dir
         self.root = docs_dir / name
-        self.written: set[Path] = set()
+        self.written: set[str] = set()
+        """Every file this build wrote or kept, as its path's text (a ``Path`` costs four times the
+        memory, and a large site writes tens of thousands)."""
         self.changed = 0
         self._folders: set[Path] = set()
 
@@ -38,7 +40,7 @@ class GeneratedFolder:
         """Write one file unless it already holds exactly ``content``."""
         target = self.path(page)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        self.written.add(target)
+        self.written.add(str(target))
         try:
             if target.stat().st_size == len(data) and target.read_bytes() == data:
                 return target
@@ -65,7 +67,7 @@ class GeneratedFolder:
         target = self.path(page)
         try:
             if target.stat().st_size == source.stat().st_size and filecmp.cmp(source, target, shallow=False):
-                self.written.add(target)
+                self.written.add(str(target))
                 return target
         except FileNotFoundError:
             pass
@@ -75,7 +77,7 @@ class GeneratedFolder:
         """Make the file beside its place with ``fill``, then rename it over the old one unless the
         two are the same (``mkdocs serve`` never sees a torn file)."""
         target = self.path(page)
-        self.written.add(target)
+        self.written.add(str(target))
         temporary = self._folder(target) / f".{target.name}.{os.getpid()}.tmp"
         try:
             fill(temporary)
@@ -135,9 +137,9 @@ class GeneratedFolder:
             return 0
         for folder, subfolders, files in os.walk(self.root, topdown=False):
             for name in files:
-                path = Path(folder, name)
+                path = os.path.join(folder, name)
                 if path not in self.written:
-                    path.unlink()
+                    os.unlink(path)
                     removed += 1
             for name in subfolders:
                 sub = Path(folder, name)
