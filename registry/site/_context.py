@@ -20,7 +20,7 @@ from registry.site._sanitize import LinkResolver, render_markdown
 _REFERENCE_FIELDS = ("model", "engine", "hardware")
 
 PROSE_CACHE = 2048
-"""Rendered Markdown fields kept for reuse; past this many the cache starts again."""
+"""Rendered Markdown fields (and record links) kept for reuse; past this many the cache starts again."""
 
 
 @dataclass
@@ -30,6 +30,7 @@ class SiteContext:
     index: RegistryIndex
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _prose: dict[tuple[str, str], Html] = field(default_factory=dict, repr=False, compare=False)
+    _links: dict[tuple[str, str, str | None], Html] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_check(cls, result: CheckResult) -> SiteContext:
@@ -68,11 +69,23 @@ class SiteContext:
         return entry.record.title if entry else record_id
 
     def record_link(self, from_page: str, record_id: str, text: str | None = None) -> Html:
-        """A link to a record's page, labelled with its title (escaped); plain text if it is missing."""
-        if self.index.get(record_id) is None:
-            return escape(record_id)
-        label = text if text is not None else self.title_of(record_id)
-        return link(_paths.href(from_page, _paths.record_page(record_id)), label)
+        """A link to a record's page, labelled with its title (escaped); plain text if it is missing.
+
+        Made once per folder, record and label: the address depends only on the page's folder, and
+        a registry's many runs link the same few models, engines and hardware."""
+        key = (from_page.rpartition("/")[0], record_id, text)
+        found = self._links.get(key)
+        if found is None:
+            if len(self._links) >= PROSE_CACHE:
+                self._links.clear()  # bounded, as the prose cache
+            entry = self.index.get(record_id)
+            if entry is None:
+                found = escape(record_id)
+            else:
+                label = text if text is not None else entry.record.title
+                found = link(_paths.href(from_page, _paths.record_page(record_id)), label)
+            self._links[key] = found
+        return found
 
     def resolver(self, from_page: str) -> LinkResolver:
         """Resolves ``[[id]]`` in a Markdown field on ``from_page`` to the record page's address."""
