@@ -1,12 +1,10 @@
 """Generating every page of the site from a checked registry, one record at a time.
 
-Pages are written as they are made and only small index rows are kept, so the generator's memory
-beyond the index it is handed does not grow with the pages. Order: the database's tables when the file
-is stale (the engine's results are memoised, so the pages reuse them); the record pages, rendered by
-forked workers, while this process loads the database file and writes the download files (both wait
-mostly on DuckDB's own threads); then the collection indexes and the home summary, and the reference
-pages.
-"""
+Pages are written as they are made and only each record's index row is kept (its HTML, a few hundred
+bytes), so the generator's memory beyond the index it is handed hardly grows with the pages. Order: the
+record pages, rendered by forked workers, while this process builds the database file when it is stale
+(a chunk of records at a time) and writes the download files; then the collection indexes and the home
+summary, and the reference pages."""
 
 from __future__ import annotations
 
@@ -33,8 +31,8 @@ named ``.md`` so it is not also built as a page of its own."""
 @dataclass
 class Generated:
     """What the generation step wrote: pages, files changed and removed, record pages by kind, and
-    the seconds spent: making the database's tables, then the pages with the download files written
-    alongside them (``downloads (alongside the pages)`` overlaps ``pages``)."""
+    the seconds spent on the pages, and on the database and the download files made alongside them
+    (both overlap ``pages``, which waits for them)."""
 
     pages: int
     changed: int

@@ -151,8 +151,8 @@ def render_records(
     """Render and write every record's page; ``advance`` is told how many records each batch held.
 
     ``alongside`` is other work to run in this process while the pages are made (the database and the
-    download files, which wait mostly on DuckDB's own threads): it starts once the page workers have
-    forked, in a thread, and any error it raises is raised here.
+    download files): it starts once the page workers have forked, in a thread, and any error it raises
+    is raised here.
     """
     count = len(context.index.entries)
     total = Batch()
