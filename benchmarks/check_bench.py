@@ -9,7 +9,8 @@ processes, the median of --repeat runs of:
 - `registry db` into a scratch file; `registry --help`.
 
 It prints a table of medians with the ratios the targets are stated in, and with --write-page it
-writes the table to site/performance.md. Run it on a quiet machine:
+writes the table as the first part of site/performance.md, keeping the page's sections after it (their
+prose quotes figures: read them again). Run it on a quiet machine:
 
     .venv/bin/python benchmarks/check_bench.py --sizes 1000 10000 --repeat 3 --write-page
 
@@ -195,8 +196,14 @@ def main() -> None:
         page = PAGE.format(
             repeat=args.repeat, date=time.strftime("%Y-%m-%d"), machine=machine, table=rendered
         )
-        (REPO / "site" / "performance.md").write_text(page, encoding="utf-8")
-        print("wrote site/performance.md", file=sys.stderr)
+        target = REPO / "site" / "performance.md"
+        if target.is_file():  # the page's later sections (the reading of the targets, the site) stay
+            existing = target.read_text(encoding="utf-8")
+            later = existing.find("\n## ")
+            if later != -1:
+                page = page.rstrip("\n") + "\n" + existing[later:]
+        target.write_text(page, encoding="utf-8")
+        print("wrote the check's table to site/performance.md", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -160,3 +160,15 @@ def test_python_dash_m_and_help() -> None:
     assert done.returncode == 0 and "check" in done.stdout
     done = run(["check", "--help"], cwd=Path.cwd())
     assert "examples:" in done.stdout and "exit codes" in done.stdout
+
+
+def test_version_is_printed_on_request_and_read_only_then() -> None:
+    """``--version`` prints the installed version; any other command leaves the package metadata
+    unread (reading it cost every command, a re-check with nothing changed among them, 20 ms)."""
+    from importlib.metadata import version
+
+    done = run(["--version"], cwd=Path.cwd())
+    assert done.returncode == 0 and done.stdout == f"registry {version('inference-efficiency-registry')}\n"
+    probe = "import sys; from registry.cli import build_parser; build_parser(); print('importlib.metadata' in sys.modules)"
+    answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert answer.stdout.strip() == "False"

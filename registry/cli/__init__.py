@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"registry {_version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module_name, summary) in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -84,6 +85,19 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(sub)
         sub.set_defaults(_module=module_name)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, which reads the package's metadata only when asked: argparse's own action wants
+    the text when the parser is built, and reading it (``importlib.metadata``) cost every command about
+    20 ms, an eighth of a re-check with nothing changed."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        sys.stdout.write(f"registry {_version()}\n")  # on standard output, as argparse's own action
+        parser.exit()
 
 
 def _version() -> str:
