@@ -38,7 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     from registry.cli._db import current_database
     from registry.db import FORMATS, run_query
 

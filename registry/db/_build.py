@@ -168,7 +168,9 @@ per table: at 10,000 records, chunks of 500 loaded in 0.94 s, of 1,000 in 0.67 s
 for a peak of 305, 324 and 366 MiB."""
 
 
-def _tables_of(index: RegistryIndex) -> dict[str, pa.Table]:
+def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
+    """Every data table of the index's records as Arrow (``metadata`` is added when the file is
+    written); the build makes them :func:`a chunk at a time <table_chunks>`."""
     builders = _column_builders(index)
     # Bulk allocation: cyclic collections over hundreds of thousands of new, acyclic values would
     # cost more than the whole build and free nothing.
@@ -185,12 +187,6 @@ def _tables_of(index: RegistryIndex) -> dict[str, pa.Table]:
             gc.enable()
 
 
-def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
-    """Every data table of the registry as Arrow, whole (``metadata`` is added when the file is
-    written). The build itself takes them :func:`in chunks <table_chunks>`."""
-    return _tables_of(index)
-
-
 def table_chunks(index: RegistryIndex, size: int = CHUNK) -> Iterator[dict[str, pa.Table]]:
     """Every data table, ``size`` records at a time in id order: the chunks' rows, one after another,
     are the rows of the whole tables in the same order. A record's references still resolve against
@@ -198,7 +194,7 @@ def table_chunks(index: RegistryIndex, size: int = CHUNK) -> Iterator[dict[str, 
     (:func:`decimal_array`); the file's declared types apply to both."""
     ids = sorted(index.entries)
     for start in range(0, len(ids), size):
-        yield _tables_of(index.part(ids[start : start + size]))
+        yield registry_tables(index.part(ids[start : start + size]))
 
 
 def _metadata(fingerprint_text: str, records: int) -> pa.Table:

@@ -14,7 +14,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Cell", "Html", "attrs", "block", "element", "escape", "escape_attr", "join", "link", "table"]
+__all__ = [
+    "Cell",
+    "Html",
+    "attribute",
+    "attrs",
+    "block",
+    "element",
+    "escape",
+    "escape_attr",
+    "join",
+    "link",
+    "table",
+]
 
 
 class Html(str):
@@ -52,15 +64,17 @@ def escape_attr(value: object) -> str:
 _ATTRIBUTE_SPECIALS = re.compile("[&<>\"']")
 
 
+def attribute(name: str, value: object) -> str:
+    """One `` name="value"`` pair, the value escaped; ``None`` and ``False`` give nothing, ``True`` the
+    bare name."""
+    if value is None or value is False:
+        return ""
+    return f" {name}" if value is True else f' {name}="{escape_attr(value)}"'
+
+
 def attrs(values: Mapping[str, object | None]) -> str:
-    """`` name="value"`` pairs, escaped; ``None`` and ``False`` leave the attribute out, ``True`` writes
-    the bare name."""
-    parts: list[str] = []
-    for name, value in values.items():
-        if value is None or value is False:
-            continue
-        parts.append(f" {name}" if value is True else f' {name}="{escape_attr(value)}"')
-    return "".join(parts)
+    """:func:`attribute` pairs for every entry of ``values``."""
+    return "".join([attribute(name, value) for name, value in values.items()])
 
 
 def element(tag: str, content: object = "", **attributes: object | None) -> Html:
@@ -70,14 +84,8 @@ def element(tag: str, content: object = "", **attributes: object | None) -> Html
     """
     if not attributes:
         return Html(f"<{tag}>{escape(content)}</{tag}>")
-    parts = [f"<{tag}"]
-    for name, value in attributes.items():  # as attrs() does, with the names translated on the way
-        if value is None or value is False:
-            continue
-        key = _attribute_name(name)
-        parts.append(f" {key}" if value is True else f' {key}="{escape_attr(value)}"')
-    parts.append(f">{escape(content)}</{tag}>")
-    return Html("".join(parts))
+    opening = "".join([attribute(_attribute_name(name), value) for name, value in attributes.items()])
+    return Html(f"<{tag}{opening}>{escape(content)}</{tag}>")
 
 
 @lru_cache(maxsize=256)

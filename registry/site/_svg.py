@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from registry.site._html import Html, escape, escape_attr
+from registry.site._html import Html, attribute, escape, escape_attr
 from registry.site._results import bytes_text
 
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F7F7F", "#000000")
@@ -74,14 +74,13 @@ def _axis_for(values: Sequence[int], start: float, end: float) -> _LogAxis:
 def _shape(tag: str, content: str = "", /, **attributes: object) -> str:
     """One SVG element; numbers are written with one decimal, names with ``_`` for ``-``; ``None``
     leaves an attribute out. Every value is escaped as an attribute value."""
-    parts = [f"<{tag}"]
-    for name, value in attributes.items():
-        if value is None:
-            continue
-        text = f"{value:.1f}" if isinstance(value, float) else escape_attr(value)
-        parts.append(f' {name.replace("_", "-")}="{text}"')
-    parts.append(f">{content}</{tag}>" if content else "/>")
-    return "".join(parts)
+    opening = "".join(
+        [
+            attribute(name.replace("_", "-"), f"{value:.1f}" if isinstance(value, float) else value)
+            for name, value in attributes.items()
+        ]
+    )
+    return f"<{tag}{opening}>{content}</{tag}>" if content else f"<{tag}{opening}/>"
 
 
 def _text(x: float, y: float, words: str, **attributes: object) -> str:

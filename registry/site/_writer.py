@@ -75,21 +75,28 @@ class GeneratedFolder:
 
     def _write_through(self, page: str, fill: Callable[[Path], object]) -> Path:
         """Make the file beside its place with ``fill``, then rename it over the old one unless the
-        two are the same (``mkdocs serve`` never sees a torn file)."""
+        two are the same."""
         target = self.path(page)
         self.written.add(str(target))
+        if self._beside(target, fill, keep_if_same=True):
+            self.changed += 1
+        return target
+
+    def _beside(self, target: Path, fill: Callable[[Path], object], *, keep_if_same: bool = False) -> bool:
+        """Write ``target`` beside itself with ``fill``, then rename it over: a reader (``mkdocs
+        serve``) sees the old file or the new one, never a torn one. With ``keep_if_same``, a new file
+        equal to the old one is dropped instead; returns whether ``target`` was replaced."""
         temporary = self._folder(target) / f".{target.name}.{os.getpid()}.tmp"
         try:
             fill(temporary)
-            if target.is_file() and filecmp.cmp(temporary, target, shallow=False):
+            if keep_if_same and target.is_file() and filecmp.cmp(temporary, target, shallow=False):
                 temporary.unlink()
-                return target
+                return False
             os.replace(temporary, target)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-        self.changed += 1
-        return target
+        return True
 
     def _folder(self, target: Path) -> Path:
         folder = target.parent
@@ -116,19 +123,10 @@ class GeneratedFolder:
             raise
 
     def _replace(self, target: Path, data: bytes) -> None:
-        """An existing page is written beside itself, then renamed over: a reader (``mkdocs serve``)
-        sees the old page or the new one, never a torn one. Lighter than
+        """An existing page is replaced through :meth:`_beside`. Lighter than
         :func:`registry._io.write_atomic` (no fsync, no random name): pages are regenerated from the
         records on every build, so neither durability nor the permissions of a hand-made file matter."""
-        folder = self._folder(target)
-        temporary = folder / f".{target.name}.{os.getpid()}.tmp"
-        try:
-            with open(temporary, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        self._beside(target, lambda temporary: temporary.write_bytes(data))
 
     def prune(self) -> int:
         """Remove every file under the folder that this build did not write, then empty folders."""
