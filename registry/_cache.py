@@ -69,7 +69,13 @@ def _digest(path: Path) -> str:
     if info.st_size > MAX_FILE_BYTES:
         return f"size {info.st_size}"
     with open(path, "rb") as handle:
-        return hashlib.blake2b(handle.read(MAX_FILE_BYTES + 1), digest_size=16).hexdigest()
+        return content_digest(handle.read(MAX_FILE_BYTES + 1))
+
+
+def content_digest(raw: bytes) -> str:
+    """A record file's content digest, as the cache and the database's fingerprint know it; the check
+    takes it of the bytes it reads (:attr:`registry._check.CheckResult.digests`)."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
 def _tool_fingerprint(root: Path) -> str:
@@ -164,10 +170,13 @@ class CheckCache:
             self.digests[path] = "link" if target.is_symlink() else _digest(target)
         return self.digests[path]
 
-    def store(self, files: int, diagnostics: list[Diagnostic]) -> None:
-        """Write the answer; a cache that cannot be written is only a slower next run."""
+    def store(self, files: int, diagnostics: list[Diagnostic], digests: dict[str, str] | None = None) -> None:
+        """Write the answer; a cache that cannot be written is only a slower next run. ``digests`` are
+        those the check took of the files it read, so they are not read again."""
         from registry._io import write_atomic
 
+        for path, digest in (digests or {}).items():
+            self.digests.setdefault(path, digest)
         written = time.time_ns()
         entries = {
             path: [signature, "" if path.endswith("/") else self._digest_of(path)]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from registry._cache import content_digest
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry._errors import RegistryError
 from registry._fastload import fast_load_bytes
@@ -37,6 +38,9 @@ class CheckResult:
     index: RegistryIndex
     selected: frozenset[str] | None = None
     failed_files: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)
+    """The content digest of each record file, of the bytes the check read (a file it could not read has
+    none): what the database's fingerprint is made of."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -162,8 +166,12 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
                 )
     loaded: list[tuple[str, Record, Document]] = []
     failed: dict[str, list[Diagnostic]] = {}
+    digests: dict[str, str] = {}
     for path in files:
-        found = load_file(root, path)
+        raw = read_file(root, path)
+        if not isinstance(raw, list):
+            digests[path] = content_digest(raw)
+        found = raw if isinstance(raw, list) else load_bytes(root, path, raw)
         if isinstance(found, list):
             failed[path] = found
             diagnostics.extend(found)
@@ -179,22 +187,32 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
         diagnostics.extend(check_formulas(index))
     reported = [d for d in diagnostics if _selected(d.path, selection)]
     checked = sum(1 for path in files if _selected(path, selection))
-    return CheckResult(root, checked, sort_diagnostics(reported), index, selection, failed)
+    return CheckResult(root, checked, sort_diagnostics(reported), index, selection, failed, digests)
 
 
 def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnostic]:
     """Load and validate one file: the record and its document (:meth:`released <Document.released>`:
     what locates a finding, without the values the record was made from), or the diagnostics that stop
     it."""
+    raw = read_file(root, path)
+    return raw if isinstance(raw, list) else load_bytes(root, path, raw)
+
+
+def read_file(root: Path, path: str) -> bytes | list[Diagnostic]:
+    """A record file's bytes, or why they cannot be read. No more is read than a record may hold: a
+    50 MB file is refused by its size, not loaded first."""
     try:
-        # read no more than a record may hold: a 50 MB file is refused by its size, not loaded first
         with open(root / path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_FILE_BYTES:
                 return [too_large(path, size)]
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            return handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         return [refs.OUTSIDE_RECORDS.diagnostic(path, 1, 1, f"cannot read the file: {error.strerror}")]
+
+
+def load_bytes(root: Path, path: str, raw: bytes) -> tuple[Record, Document] | list[Diagnostic]:
+    """Parse and validate a record file's bytes, as :func:`load_file`."""
     result = fast_load_bytes(path, raw)
     if result.document is None:
         return result.diagnostics

@@ -65,6 +65,26 @@ def test_any_change_is_checked_afresh(
     assert expected[1] in out
 
 
+def test_a_file_edited_while_it_is_checked_is_checked_again(
+    registry_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cache keeps the digest of the bytes the check read, not of the file as it is afterwards:
+    an edit landing between the two (same size, same tick) must not be answered with the old findings."""
+    record = registry_dir / "records" / "hardware" / "gpu.yaml"
+    real_check = registry._check.check
+
+    def check_then_edit(*args: object, **kwargs: object) -> registry._check.CheckResult:
+        result = real_check(*args, **kwargs)  # type: ignore[arg-type]
+        record.write_text(record.read_text().replace("[[hardware/gpu-two]]", "[[engines/example]] "))
+        return result
+
+    monkeypatch.setattr(registry._check, "check", check_then_edit)
+    assert main(["check", "--root", str(registry_dir)]) == 1
+    monkeypatch.setattr(registry._check, "check", real_check)
+    assert main(["check", "--root", str(registry_dir)]) == 0  # the edit fixed the broken link
+    assert "R006" not in capsys.readouterr().out.split("\n", 1)[-1]
+
+
 def test_a_corrupt_cache_is_ignored(registry_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--root", str(registry_dir)]) == 1
     cache = registry_dir / ".registry-cache" / "check.json"

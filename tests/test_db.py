@@ -14,6 +14,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
+from registry._check import check
 from registry.db import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
@@ -22,8 +23,12 @@ from registry.db import (
     BuildRefused,
     Table,
     build_database,
+    build_index,
+    database_path,
     ensure_database,
     export_parquet,
+    fingerprint,
+    fingerprint_of,
     run_query,
     stored_fingerprint,
 )
@@ -367,6 +372,19 @@ def test_query_builds_when_missing_and_only_when_records_change(registry: Path) 
     stat = record.stat()
     record.write_text(record.read_text(encoding="utf-8").replace('"A GPU"', '"B GPU"'), encoding="utf-8")
     os.utime(record, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime and size: only content tells
+    path, report = ensure_database(registry)
+    assert report is not None
+    assert _one(path, "SELECT title FROM records WHERE id = 'hardware/gpu'") == ("B GPU",)
+
+
+def test_the_file_is_stamped_with_the_bytes_that_were_checked(registry: Path) -> None:
+    """The fingerprint is made from the digests the check took as it read: a record edited after
+    it was read, while the database was being built, leaves the file stale."""
+    result = check(registry)
+    assert fingerprint_of(result.digests) == fingerprint(registry)  # as read afresh
+    _replace(registry / "records" / "hardware" / "gpu.yaml", '"A GPU"', '"B GPU"')
+    path = database_path(registry)
+    build_index(result.index, path, fingerprint_of(result.digests))
     path, report = ensure_database(registry)
     assert report is not None
     assert _one(path, "SELECT title FROM records WHERE id = 'hardware/gpu'") == ("B GPU",)

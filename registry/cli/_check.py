@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
         fresh = check(root, [Path(p) for p in args.paths])
         if cache is not None:
-            cache.store(fresh.files, fresh.diagnostics)
+            cache.store(fresh.files, fresh.diagnostics, fresh.digests)
         result = fresh
     REPORTERS[args.format](result, sys.stdout, sys.stderr)
     return 0 if result.ok else 1

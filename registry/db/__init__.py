@@ -24,6 +24,7 @@ from registry.db._build import (
     database_path,
     ensure_database,
     fingerprint,
+    fingerprint_of,
     registry_tables,
     stored_fingerprint,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ensure_database",
     "export_parquet",
     "fingerprint",
+    "fingerprint_of",
     "registry_tables",
     "run_query",
     "stored_fingerprint",

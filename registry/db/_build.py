@@ -20,7 +20,7 @@ import itertools
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -95,16 +95,26 @@ def tool_version() -> str:
 
 
 def fingerprint(root: Path) -> str:
-    """A hash of every record file (path and bytes), the table layout version and the tool version."""
-    from registry._check import discover
+    """A hash of every record file (path and content digest), the table layout version and the tool
+    version; :func:`fingerprint_of` the digests, each file read once more."""
+    from registry._cache import content_digest
+    from registry._check import discover, read_file
 
-    digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
     files, _ = discover(root)
+    digests = {}
     for relative in files:
-        with open(root / relative, "rb") as handle:  # in blocks: a 50 MB file is hashed, never held whole
-            digest.update(f"{relative}\0{os.fstat(handle.fileno()).st_size}\0".encode())
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+        raw = read_file(root, relative)
+        digests[relative] = content_digest(raw) if isinstance(raw, bytes) else "unreadable"
+    return fingerprint_of(digests)
+
+
+def fingerprint_of(digests: Mapping[str, str]) -> str:
+    """The fingerprint of record files known by their content digests, as a check took them
+    (:attr:`registry._check.CheckResult.digests`): a database built from a checked index is stamped
+    with exactly the bytes that were checked, and a file edited since makes it stale."""
+    digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
+    for relative in sorted(digests):
+        digest.update(f"{relative}\0{digests[relative]}\n".encode())
     return digest.hexdigest()
 
 
@@ -281,13 +291,13 @@ def build_database(root: Path, out: Path | None = None) -> BuildReport:
     """
     from registry._check import check
 
-    text = fingerprint(root)  # before the check: an edit made during the build makes the file stale
     started = time.perf_counter()
     result = check(root)
     checked = time.perf_counter() - started
     if not result.ok:
         raise BuildRefused(result)
-    report = build_index(result.index, database_path(root, out), text)
+    # Of the bytes the check read: a file edited during the build leaves the database stale.
+    report = build_index(result.index, database_path(root, out), fingerprint_of(result.digests))
     report.seconds = {"check": checked, **report.seconds}
     return report
 

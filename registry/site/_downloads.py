@@ -58,10 +58,10 @@ def stage_database(root: Path, result: CheckResult) -> tuple[Path, Callable[[], 
     The site calls that function in a thread beside the page workers: the build makes and loads its
     tables a chunk of records at a time, so it holds little memory while the pages are made.
     """
-    from registry.db import build_index, database_path, fingerprint, stored_fingerprint
+    from registry.db import build_index, database_path, fingerprint_of, stored_fingerprint
 
     path = database_path(root)
-    text = fingerprint(root)
+    text = fingerprint_of(result.digests)
     if stored_fingerprint(path) == text:
         return path, None
     return path, lambda: build_index(result.index, path, text)
