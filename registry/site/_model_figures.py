@@ -67,6 +67,13 @@ def _problems(results: list[CacheResult | str]) -> list[str]:
 
 
 def cache_grid(model: Model, layout: Layout) -> str:
+    """The model's :func:`grid <_grid>`: one text per geometry and maximum context, made once however
+    many records share them (the fine-tunes of one base, one model at several revisions)."""
+    return _grid(layout, model.max_context_tokens)
+
+
+@lru_cache(maxsize=512)
+def _grid(layout: Layout, limit: int | None) -> str:
     """Every KV format (bf16 first) under every engine layout, as a text grid: one line per layout and
     format with the exact bytes per token, then the figure at each context of the ladder; one line
     naming the layouts that cannot store a format at all; then the engine's reasons.
@@ -74,7 +81,6 @@ def cache_grid(model: Model, layout: Layout) -> str:
     Text, not a table: a table cell costs the site builder three HTML parses, and a model page has
     a hundred of these figures (measured: a six-row table with exact-byte tooltips added about 2 ms to
     each model page's build, a third of the page)."""
-    limit = model.max_context_tokens
     width = max(len(engine) for engine in ENGINE_LAYOUTS)
     header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>10}" + "".join(
         f"  {label:>10}" for label, _ in CONTEXT_LADDER
@@ -160,17 +166,11 @@ class Chart:
 def memory_chart(model: Model, layout: Layout) -> Chart | None:
     """One line per distinct curve: engine layouts that give the same bytes at every point share a line
     (and a legend entry), so no line hides another. ``None`` when no engine layout gives a figure."""
-    contexts = chart_contexts(layout)
-    curves: dict[tuple[tuple[int, int | None], ...], list[str]] = {}
-    for engine in ENGINE_LAYOUTS:
-        curves.setdefault(_points(layout, engine, contexts), []).append(engine)
-    series = [Series(", ".join(engines), points) for points, engines in curves.items()]
     try:
-        mha = variant_layout("mha-equivalent", layout, model_fields(model))
-        series.append(Series("MHA-equivalent (ideal)", _points(mha, "ideal", contexts), dashed=True))
+        mha: Layout | None = variant_layout("mha-equivalent", layout, model_fields(model))
     except ValueError:
-        pass  # a layout with no attention to widen has no MHA-equivalent line
-    drawn = [s for s in series if any(v for _, v in s.points)]
+        mha = None  # a layout with no attention to widen has no MHA-equivalent line
+    drawn = _lines(layout, mha)
     if not drawn:
         return None
     title = f"{model.name}: KV cache of one sequence against context, bf16"
@@ -189,3 +189,17 @@ def memory_chart(model: Model, layout: Layout) -> Chart | None:
     )
     lines = "; ".join(s.name for s in drawn)
     return Chart(svg, f"{title}. Lines: {lines}. {description}")
+
+
+@lru_cache(maxsize=512)
+def _lines(layout: Layout, mha: Layout | None) -> tuple[Series, ...]:
+    """The chart's lines for a geometry, worked out once per geometry (and the figures memoised below
+    that): engine layouts with equal points share a line, and a line with no figure is left out."""
+    contexts = chart_contexts(layout)
+    curves: dict[tuple[tuple[int, int | None], ...], list[str]] = {}
+    for engine in ENGINE_LAYOUTS:
+        curves.setdefault(_points(layout, engine, contexts), []).append(engine)
+    series = [Series(", ".join(engines), points) for points, engines in curves.items()]
+    if mha is not None:
+        series.append(Series("MHA-equivalent (ideal)", _points(mha, "ideal", contexts), dashed=True))
+    return tuple(s for s in series if any(v for _, v in s.points))

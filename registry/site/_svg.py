@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from registry.site._html import Html, attribute, escape, escape_attr
 from registry.site._results import bytes_text
@@ -209,7 +210,18 @@ def line_chart(
     Series with equal values are drawn over each other; the legend lists them all. A ``standalone``
     chart is meant to be its own file, shown with ``<img>``: it carries its own background.
     """
-    width, height, left, right, top = 860, 440, 90, 20, 20
+    width, height = 860, 440
+    plot = _line_plot(chart_id, tuple(series), x_label, y_label, width, height)
+    return Html(_open(chart_id, width, height, title, description, standalone) + plot + "</svg>")
+
+
+@lru_cache(maxsize=256)
+def _line_plot(
+    chart_id: str, series: tuple[Series, ...], x_label: str, y_label: str, width: int, height: int
+) -> str:
+    """Everything of a line chart inside the ``<svg>`` but its title and description: drawn once for
+    the same lines, which the models sharing a geometry (fine-tunes of one base) have."""
+    left, right, top = 90, 20, 20
     colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
     swatches = [(s.name, colours[s.name], s.dashed) for s in series]
     legend, legend_height = _legend(swatches, left, top + 12, width - left - right)
@@ -218,7 +230,6 @@ def line_chart(
     y_axis = _axis_for([y for s in series for _, y in s.points if y], plot_bottom, plot_top)
     middle = (plot_top + plot_bottom) / 2
     parts = [
-        _open(chart_id, width, height, title, description, standalone),
         legend,
         _y_axis(y_axis, left, width - right),
         _x_axis(x_axis, plot_bottom, _token_label),
@@ -226,8 +237,7 @@ def line_chart(
         _text(14.0, middle, y_label, text_anchor="middle", transform=f"rotate(-90 14 {middle:.1f})"),
     ]
     parts.extend(_series(line, colours[line.name], x_axis, y_axis) for line in series)
-    parts.append("</svg>")
-    return Html("".join(parts))
+    return "".join(parts)
 
 
 def _y_axis(axis: _LogAxis, x: float, grid_end: float) -> str:
