@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 from registry._index import RegistryIndex
 from registry._records import WIKI_LINK, Capability, Engine, Hardware
-from registry.db._values import Columns, as_json, columns_of, quantity_value
+from registry.db._values import Columns, as_json, columns_of, quantity_value, record_json
 
 Row = dict[str, Any]
 
@@ -17,7 +17,6 @@ def records_columns(index: RegistryIndex) -> Columns:
     rows: list[Row] = []
     for entry in index:
         record = entry.record
-        dumped = record.model_dump(mode="json", exclude_none=True)
         rows.append(
             {
                 "id": record.id,
@@ -31,9 +30,9 @@ def records_columns(index: RegistryIndex) -> Columns:
                 "tags": list(record.tags),
                 "related": list(record.related),
                 "source_count": len(record.sources),
-                "sources": as_json(dumped.get("sources", [])),
-                "errata": as_json(dumped.get("errata", [])),
-                "record": as_json(dumped),
+                "sources": record_json(record.sources),
+                "errata": record_json(record.errata),
+                "record": record_json(record),
             }
         )
     return columns_of(rows)
