@@ -19,7 +19,7 @@ from registry.site._progress import Progress
 from registry.site._results import mechanism_class
 from registry.site._svg import BACKGROUND, Bar, Series, bar_chart, line_chart
 from registry.site._writer import GeneratedFolder
-from tests.browser.site_registry import PAYLOAD, WRONG_CLAIM, make_registry
+from tests.browser.site_registry import MODEL, PAYLOAD, WRONG_CLAIM, make_registry
 
 HOSTILE_MARKDOWN = f"""\
 <script>{PAYLOAD}</script> <img src=x onerror="{PAYLOAD}"> [js](javascript:{PAYLOAD})
@@ -213,6 +213,31 @@ def test_model_page_has_cache_tables_chart_and_hardware(generated: Path) -> None
     # 8 GiB (fp8 KV); without the weights it would be 4 and 9.
     assert re.search(r">80 GB</td><td>Example GPU</td><td[^>]*>3</td><td[^>]*>7</td>", hardware)
     assert "8 B parameters × 2 B = 16,000,000,000 B (14.9 GiB)" in hardware
+
+
+def test_models_sharing_a_geometry_each_get_their_own_title_and_limit(tmp_path: Path) -> None:
+    """A model's grid and chart are drawn once per geometry; a fine-tune with the base's config still
+    gets its own name on its chart and its own maximum context in its grid."""
+    tune = (
+        MODEL.replace("models/example-llama", "models/example-tune")
+        .replace("name: Example Llama", "name: Example Tune")
+        .replace("max_context_tokens: 131072", "max_context_tokens: 32768")
+    )
+    root = make_registry(tmp_path, {"models/example-llama": MODEL, "models/example-tune": tune})
+    generate(root, check(root), downloads=False)
+    docs = root / "site"
+    charts, grids = {}, {}
+    for name in ("example-llama", "example-tune"):
+        text = _page(docs, _paths.record_page(f"models/{name}"))
+        grids[name] = re.split(r'<pre class="grid"[^>]*>', text, maxsplit=1)[1].split("</pre>", 1)[0]
+        charts[name] = (docs / _paths.GENERATED / "models" / f"{name}.memory.svg").read_text(encoding="utf-8")
+    assert (
+        "Example Llama: KV cache" in charts["example-llama"] and "Example Tune" not in charts["example-llama"]
+    )
+    assert "Example Tune: KV cache" in charts["example-tune"]
+    assert charts["example-llama"].split("</desc>", 1)[1] == charts["example-tune"].split("</desc>", 1)[1]
+    assert re.search(r"\nvllm +bf16 +131,072 +512 MiB +4 GiB +16 GiB +128 GiB †\n", grids["example-llama"])
+    assert re.search(r"\nvllm +bf16 +131,072 +512 MiB +4 GiB +16 GiB † +128 GiB †\n", grids["example-tune"])
 
 
 def test_collection_indexes_list_every_record_and_the_nav_lists_none(generated: Path) -> None:
