@@ -63,8 +63,10 @@ def cache_result(
     state_dtype: str | None = None,
     include_mtp: bool = False,
     model_dtype: str | None = None,
+    traced: bool = True,
 ) -> CacheResult | str:
-    """The engine's result, or the reason it could not compute one (a message, never an exception)."""
+    """The engine's result, or the reason it could not compute one (a message, never an exception).
+    A table or chart of figures passes ``traced=False``: the same figures, without the trace."""
     try:
         return compute(
             layout,
@@ -75,6 +77,7 @@ def cache_result(
             engine=engine,
             include_mtp=include_mtp,
             model_dtype=model_dtype,
+            traced=traced,
         )
     except ValueError as error:
         return str(error)

@@ -167,7 +167,9 @@ def layer_groups_columns(found: list[tuple[Model, Layout | None, str | None]]) -
             continue
         groups = (*layout.groups, *layout.mtp_groups)
         for engine in ENGINE_LAYOUTS:
-            result = cache_result(layout, engine, "bf16", CONTEXT_LADDER[0][1], include_mtp=True)
+            result = cache_result(
+                layout, engine, "bf16", CONTEXT_LADDER[0][1], include_mtp=True, traced=False
+            )
             outcomes = result.groups if isinstance(result, CacheResult) else (None,) * len(groups)
             for position, (group, outcome) in enumerate(zip(groups, outcomes, strict=True)):
                 mtp = position >= len(layout.groups)
@@ -227,7 +229,7 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
         if layout is None:
             continue
         if layout not in by_layout:
-            by_layout[layout] = [cache_result(layout, e, d, t) for e, d, _, t in ladder]
+            by_layout[layout] = [cache_result(layout, e, d, t, traced=False) for e, d, _, t in ladder]
         models.extend([model] * len(ladder))
         results.extend(by_layout[layout])
     steps = ladder * (len(models) // len(ladder))

@@ -268,9 +268,18 @@ def _group_header(group: LayerGroup) -> str:
     return f"{name} × {group.count} {plural} ({tr.layer_span(group.layers)})"
 
 
+def _sequence_bytes(component: Component, layers: int) -> tuple[Fraction, Fraction]:
+    """One component's bytes across the group's layers for one entry, and for one sequence at the
+    context (its entries: tokens kept, or one fixed state)."""
+    per_layer_total = layers * component.entry_bytes
+    if component.part == "fixed":
+        return per_layer_total, per_layer_total
+    return per_layer_total, component.entries * per_layer_total
+
+
 def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Fraction]:
     """Trace lines for one component and its bytes for one sequence at the context."""
-    per_layer_total = layers * component.entry_bytes
+    per_layer_total, sequence_bytes = _sequence_bytes(component, layers)
     factors: list[tr.Factor] = [layers, *component.entry_factors]
     t = settings.context_tokens
     if component.part == "fixed":
@@ -279,9 +288,8 @@ def _component_lines(component: Component, layers: int, settings: Settings) -> t
             tr.product_line(label, factors, per_layer_total),
             f"t = {tr.number(t)} → {tr.byte_count(per_layer_total)}, independent of t",
         ]
-        return lines, per_layer_total
+        return lines, sequence_bytes
     label = f"{component.label} per token" if component.label else "per token"
-    sequence_bytes = component.entries * per_layer_total
     context = tr.context_line(t, [component.entries, per_layer_total], sequence_bytes)
     if component.entries_note:
         context += f" ({component.entries_note})"
@@ -320,25 +328,32 @@ def _as_bytes(value: Fraction) -> Bytes:
     return value.numerator if value.denominator == 1 else value
 
 
-def evaluate_group(group: LayerGroup, rules: EngineRules, settings: Settings, batch: int) -> GroupResult:
-    """One group's bytes under an engine's rules, with its trace; never raises for unknown dimensions."""
-    header = _group_header(group)
+def evaluate_group(
+    group: LayerGroup, rules: EngineRules, settings: Settings, batch: int, traced: bool = True
+) -> GroupResult:
+    """One group's bytes under an engine's rules, with its trace (an empty one unless ``traced``); never
+    raises for unknown dimensions."""
+    header = _group_header(group) if traced else ""
     try:
         plan = rules.plan(group.mechanism, settings)
     except MissingDimension as error:
         message = _not_computable(group, error)
-        return _blank(group, True, "", [header, f"not computable: {message}"], (message,))
+        return _blank(group, True, "", [header, f"not computable: {message}"] if traced else [], (message,))
     if not plan.supported:
-        return _blank(group, False, plan.reason, [header, f"not supported by {rules.key}: {plan.reason}"], ())
-    lines = [header, *plan.notes]
+        lines = [header, f"not supported by {rules.key}: {plan.reason}"] if traced else []
+        return _blank(group, False, plan.reason, lines, ())
+    lines = [header, *plan.notes] if traced else []
     parts: dict[Part, Fraction] = {"growing": Fraction(0), "window": Fraction(0), "fixed": Fraction(0)}
     growth = Fraction(0)
     for component in plan.components:
-        component_lines, sequence_bytes = _component_lines(component, group.count, settings)
-        lines.extend(component_lines)
+        if traced:
+            component_lines, sequence_bytes = _component_lines(component, group.count, settings)
+            lines.extend(component_lines)
+        else:
+            sequence_bytes = _sequence_bytes(component, group.count)[1]
         parts[component.part] += sequence_bytes * batch
         growth += group.count * component.growth
-    if batch > 1:
+    if batch > 1 and traced:
         per_sequence = sum(parts.values(), start=Fraction(0)) / batch
         lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {tr.byte_count(per_sequence)}")
     whole = {part: _whole_bytes(value) for part, value in parts.items()}
@@ -407,19 +422,24 @@ def compute(
     engine: str = "ideal",
     model_dtype: str | None = None,
     include_mtp: bool = False,
+    traced: bool = True,
 ) -> CacheResult:
     """The cache of ``layout`` at ``context_tokens`` for ``batch`` sequences under an engine layout.
 
     ``kv_dtype`` is the KV-cache format; ``state_dtype`` the recurrent-state format (``None``: the
     engine's default); ``model_dtype`` the activations' dtype, which engines use for state stored "as
     the model computes it" (``None``: taken from an unquantized ``kv_dtype``, else not computable).
-    Multi-token-prediction layers are left out unless ``include_mtp``.
+    Multi-token-prediction layers are left out unless ``include_mtp``. Without ``traced`` the result
+    has the same figures and reasons and an empty trace: what a table of figures needs, for about
+    60% of the time (writing the trace is the larger part of the work).
     """
     if isinstance(context_tokens, bool) or not isinstance(context_tokens, int) or context_tokens < 1:
         raise ValueError(f"context_tokens is a whole number of tokens >= 1, not {context_tokens!r}")
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValueError(f"batch is a whole number of sequences >= 1, not {batch!r}")
-    return _compute(layout, context_tokens, batch, kv_dtype, state_dtype, engine, model_dtype, include_mtp)
+    return _compute(
+        layout, context_tokens, batch, kv_dtype, state_dtype, engine, model_dtype, include_mtp, traced
+    )
 
 
 @lru_cache(maxsize=16384)
@@ -432,6 +452,7 @@ def _compute(
     engine: str,
     model_dtype: str | None,
     include_mtp: bool,
+    traced: bool,
 ) -> CacheResult:
     # A pure function of hashable values, so results are shared: many records name the same model
     # at the same context, and a registry checks each combination once.
@@ -446,12 +467,17 @@ def _compute(
         model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
     )
     groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
-    results = tuple(evaluate_group(g, rules, settings, batch) for g in groups)
-    return _assemble(layout, rules, settings, batch, results)
+    results = tuple(evaluate_group(g, rules, settings, batch, traced) for g in groups)
+    return _assemble(layout, rules, settings, batch, results, traced)
 
 
 def _assemble(
-    layout: Layout, rules: EngineRules, settings: Settings, batch: int, results: tuple[GroupResult, ...]
+    layout: Layout,
+    rules: EngineRules,
+    settings: Settings,
+    batch: int,
+    results: tuple[GroupResult, ...],
+    traced: bool = True,
 ) -> CacheResult:
     blocked = any(not g.supported or g.not_computable for g in results)
     totals: dict[str, int | None] = {
@@ -463,15 +489,17 @@ def _assemble(
     if not blocked:
         per_token = _as_bytes(sum((Fraction(g.bytes_per_token or 0) for g in results), start=Fraction(0)))
     state = settings.state_dtype.name if settings.state_dtype else None
-    header = (
-        f"engine layout {rules.key} ({rules.title}) · KV {settings.kv_dtype.name}"
-        + (f" · state {state}" if state else "")
-        + f" · t = {tr.number(settings.context_tokens)} · batch {tr.number(batch)}"
-    )
-    lines = [header, *layout.notes]
-    for group in results:
-        lines.extend(group.trace)
-    lines.extend(_summary_lines(results, totals, per_token))
+    lines: list[str] = []
+    if traced:
+        lines.append(
+            f"engine layout {rules.key} ({rules.title}) · KV {settings.kv_dtype.name}"
+            + (f" · state {state}" if state else "")
+            + f" · t = {tr.number(settings.context_tokens)} · batch {tr.number(batch)}"
+        )
+        lines.extend(layout.notes)
+        for group in results:
+            lines.extend(group.trace)
+        lines.extend(_summary_lines(results, totals, per_token))
     return CacheResult(
         model_type=layout.model_type,
         engine=rules.key,

@@ -35,7 +35,7 @@ def _unsupported_everywhere(results: list[CacheResult | str]) -> str | None:
 
 
 def _ladder(layout: Layout, engine: str, kv_dtype: str) -> list[CacheResult | str]:
-    return [cache_result(layout, engine, kv_dtype, tokens) for _, tokens in CONTEXT_LADDER]
+    return [cache_result(layout, engine, kv_dtype, tokens, traced=False) for _, tokens in CONTEXT_LADDER]
 
 
 def _grid_figure(result: CacheResult | str, beyond: bool) -> str:
@@ -148,7 +148,7 @@ def chart_contexts(layout: Layout) -> list[int]:
 def _points(layout: Layout, engine: str, contexts: list[int]) -> tuple[tuple[int, int | None], ...]:
     points = []
     for tokens in contexts:
-        result = cache_result(layout, engine, "bf16", tokens)
+        result = cache_result(layout, engine, "bf16", tokens, traced=False)
         points.append((tokens, None if isinstance(result, str) else result.total_bytes))
     return tuple(points)
 

@@ -156,7 +156,7 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         return ""
     totals = {}
     for kv_dtype in ("bf16", "fp8"):
-        result = cache_result(layout, CHART_LAYOUT, kv_dtype, HEADLINE_CONTEXT)
+        result = cache_result(layout, CHART_LAYOUT, kv_dtype, HEADLINE_CONTEXT, traced=False)
         totals[kv_dtype] = None if isinstance(result, str) else result.total_bytes
     weights = weight_bytes(model)
     rows = []

@@ -98,7 +98,7 @@ def model_facts(model: Model) -> ModelFacts:
     layout, problem = model_layout_or_error(model)
     if layout is None:
         return ModelFacts(None, problem, None, None, None)
-    result = cache_result(layout, CHART_LAYOUT, "bf16", HEADLINE_CONTEXT)
+    result = cache_result(layout, CHART_LAYOUT, "bf16", HEADLINE_CONTEXT, traced=False)
     if isinstance(result, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
     return ModelFacts(layout, None, mechanism_class(layout), result.bytes_per_token, result.total_bytes)

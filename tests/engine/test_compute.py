@@ -165,3 +165,53 @@ def test_multi_group_trace_sums_groups() -> None:
     layout = layout_from_layers("x", [FULL, MLA(512, 64)])
     trace = compute(layout, context_tokens=2).trace
     assert "per token (all groups) = 4,096 + 1,152 = 5,248 B = 5.1 KiB" in trace
+
+
+def _registry_layouts() -> list[object]:
+    """The cache layout of every model record of the registry: every mechanism the records use."""
+    from registry._check import load_file
+    from registry._records import Model
+    from registry.db._engine_results import model_layout_or_error
+    from tests.conftest import REPO
+
+    layouts = []
+    for path in sorted((REPO / "records" / "models").glob("*.yaml")):
+        loaded = load_file(REPO, path.relative_to(REPO).as_posix())
+        assert isinstance(loaded, tuple) and isinstance(loaded[0], Model), path
+        layout, _ = model_layout_or_error(loaded[0])
+        if layout is not None:
+            layouts.append(layout)
+    assert len(layouts) >= 40
+    return layouts
+
+
+def test_an_untraced_result_has_the_traced_figures_and_reasons() -> None:
+    """``traced=False`` (tables of figures) leaves out only the trace: every figure, part, group and
+    reason equals the traced result's, under every engine layout, KV format, context and batch,
+    refusals and unknown dimensions included."""
+    from dataclasses import replace
+
+    from registry.engine import ENGINE_KEYS
+
+    compared = untraced_refusals = 0
+    for layout in _registry_layouts():
+        for engine in ENGINE_KEYS:
+            for kv_dtype in ("bf16", "fp8", "q4_0"):
+                for tokens, batch in ((1, 1), (4_097, 3), (1_048_576, 1)):
+                    settings = {
+                        "context_tokens": tokens,
+                        "batch": batch,
+                        "kv_dtype": kv_dtype,
+                        "engine": engine,
+                    }
+                    traced = compute(layout, **settings)  # type: ignore[arg-type]
+                    untraced = compute(layout, traced=False, **settings)  # type: ignore[arg-type]
+                    assert traced.trace and untraced.trace == ()
+                    assert all(group.trace == () for group in untraced.groups)
+                    expected = replace(
+                        traced, trace=(), groups=tuple(replace(g, trace=()) for g in traced.groups)
+                    )
+                    assert untraced == expected, (layout, settings)
+                    compared += 1
+                    untraced_refusals += untraced.total_bytes is None
+    assert compared > 1000 and untraced_refusals > 0  # the refusals' reasons were compared too
