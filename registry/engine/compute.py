@@ -255,7 +255,7 @@ class CacheResult:
 # ---------------------------------------------------------------- evaluating a group
 
 
-def _whole_bytes(value: Fraction) -> int:
+def _whole_bytes(value: Bytes) -> int:
     """Bytes actually occupied: a fractional total (sub-byte formats) is rounded up."""
     return math.ceil(value)
 
@@ -268,16 +268,22 @@ def _group_header(group: LayerGroup) -> str:
     return f"{name} × {group.count} {plural} ({tr.layer_span(group.layers)})"
 
 
-def _sequence_bytes(component: Component, layers: int) -> tuple[Fraction, Fraction]:
+def _sequence_bytes(component: Component, layers: int) -> tuple[Bytes, Bytes]:
     """One component's bytes across the group's layers for one entry, and for one sequence at the
     context (its entries: tokens kept, or one fixed state)."""
-    per_layer_total = layers * component.entry_bytes
+    per_layer_total = layers * _exact(component.entry_bytes)
     if component.part == "fixed":
         return per_layer_total, per_layer_total
     return per_layer_total, component.entries * per_layer_total
 
 
-def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Fraction]:
+def _exact(value: Bytes) -> Bytes:
+    """A whole number of bytes as an ``int``: the sums of a group are then integer arithmetic, exact
+    as fractions are and many times faster (most formats cost whole bytes per entry)."""
+    return value.numerator if value.denominator == 1 else value
+
+
+def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Bytes]:
     """Trace lines for one component and its bytes for one sequence at the context."""
     per_layer_total, sequence_bytes = _sequence_bytes(component, layers)
     factors: list[tr.Factor] = [layers, *component.entry_factors]
@@ -324,7 +330,7 @@ def _blank(
     )
 
 
-def _as_bytes(value: Fraction) -> Bytes:
+def _as_bytes(value: Bytes) -> Bytes:
     return value.numerator if value.denominator == 1 else value
 
 
@@ -343,8 +349,8 @@ def evaluate_group(
         lines = [header, f"not supported by {rules.key}: {plan.reason}"] if traced else []
         return _blank(group, False, plan.reason, lines, ())
     lines = [header, *plan.notes] if traced else []
-    parts: dict[Part, Fraction] = {"growing": Fraction(0), "window": Fraction(0), "fixed": Fraction(0)}
-    growth = Fraction(0)
+    parts: dict[Part, Bytes] = {"growing": 0, "window": 0, "fixed": 0}
+    growth: Bytes = 0
     for component in plan.components:
         if traced:
             component_lines, sequence_bytes = _component_lines(component, group.count, settings)
@@ -352,9 +358,9 @@ def evaluate_group(
         else:
             sequence_bytes = _sequence_bytes(component, group.count)[1]
         parts[component.part] += sequence_bytes * batch
-        growth += group.count * component.growth
+        growth += group.count * _exact(component.growth)
     if batch > 1 and traced:
-        per_sequence = sum(parts.values(), start=Fraction(0)) / batch
+        per_sequence = Fraction(sum(parts.values()), batch)
         lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {tr.byte_count(per_sequence)}")
     whole = {part: _whole_bytes(value) for part, value in parts.items()}
     return GroupResult(
@@ -487,7 +493,7 @@ def _assemble(
     totals["total"] = None if blocked else _sum_or_none([g.bytes_at_context for g in results])
     per_token: Bytes | None = None
     if not blocked:
-        per_token = _as_bytes(sum((Fraction(g.bytes_per_token or 0) for g in results), start=Fraction(0)))
+        per_token = _as_bytes(sum((g.bytes_per_token or 0 for g in results), start=0))
     state = settings.state_dtype.name if settings.state_dtype else None
     lines: list[str] = []
     if traced:

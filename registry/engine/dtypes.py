@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 
 class UnknownDtypeError(ValueError):
@@ -29,9 +30,9 @@ class DType:
     block_bytes: Fraction
     source: str
 
-    @property
+    @cached_property
     def bytes_per_element(self) -> Fraction:
-        """Bytes one value costs, scale overhead included."""
+        """Bytes one value costs, scale overhead included (worked out once per format)."""
         return self.block_bytes / self.block_values
 
     @property
