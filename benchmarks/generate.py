@@ -4,7 +4,13 @@ Models clone the real model records' verbatim configs (so every adapter is exerc
 benchmark records carry claims whose stated values the engine computes, so the generated registry
 checks clean, the common case in CI. Records are about 3 KB, with comments, as real ones are.
 
-    python benchmarks/generate.py OUT_DIR --records 10000
+The clones share their template's geometry, so however large the registry, it has only as many cache
+geometries as the registry has model records (about 50). ``--distinct-geometries`` gives each clone a
+geometry of its own where it can (one more layer per copy of a template, when the config still lays
+out): what a registry of many different models costs, since the engine's figures are worked out once
+per geometry.
+
+    python benchmarks/generate.py OUT_DIR --records 10000 [--distinct-geometries]
 """
 
 from __future__ import annotations
@@ -72,6 +78,23 @@ def _real_models() -> list[Model]:
     return models
 
 
+def _own_geometry(template: Model, copy: int) -> Model:
+    """``template`` with ``copy`` more layers, when its config has a plain layer count and still lays
+    out with it (a config listing each layer's type keeps the template's geometry)."""
+    config = template.config
+    if copy == 0 or config is None or not isinstance(config.get("num_hidden_layers"), int):
+        return template
+    layers = config["num_hidden_layers"]
+    if any(isinstance(value, list) and len(value) == layers for value in config.values()):
+        return template
+    variant = template.model_copy(update={"config": {**config, "num_hidden_layers": layers + copy}})
+    try:
+        model_layout(variant)
+    except ValueError:
+        return template
+    return variant
+
+
 def _source(i: int) -> list[dict[str, object]]:
     return [
         {
@@ -83,7 +106,7 @@ def _source(i: int) -> list[dict[str, object]]:
     ]
 
 
-def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
+def generate(out: Path, count: int, seed: int = 7, distinct_geometries: bool = False) -> dict[str, int]:
     rng = random.Random(seed)
     templates = _real_models()
     if out.exists():
@@ -96,6 +119,8 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
     model_ids: list[tuple[str, Model]] = []
     for i in range(counts["models"]):
         template = templates[i % len(templates)]
+        if distinct_geometries:
+            template = _own_geometry(template, i // len(templates))
         slug = f"synthetic-{i:05d}"
         body = {
             "schema_version": 1,
@@ -153,13 +178,13 @@ def generate(out: Path, count: int, seed: int = 7) -> dict[str, int]:
         (out / "records" / "hardware" / f"gpu-{i:05d}.yaml").write_text(
             "\n".join(_dump(body)) + "\n", encoding="utf-8"
         )
-    cache: dict[tuple[str, str, int], tuple[int | None, object]] = {}
+    cache: dict[tuple[int, str, int], tuple[int | None, object]] = {}
     for folder, kind in (("kv-efficiency", "kv-efficiency"), ("benchmarks", "benchmark")):
         for i in range(counts[folder]):
             model_id, template = model_ids[rng.randrange(len(model_ids))]
             layout = rng.choice(LAYOUTS)
             context = rng.choice(CONTEXTS)
-            key = (template.id, layout, context)
+            key = (id(template), layout, context)  # the clones of one geometry share their figures
             if key not in cache:
                 result = compute(model_layout(template), context_tokens=context, engine=layout)
                 cache[key] = (result.total_bytes, result.bytes_per_token)
@@ -222,8 +247,13 @@ def main() -> None:
     )
     parser.add_argument("out", type=Path)
     parser.add_argument("--records", type=int, default=1000)
+    parser.add_argument(
+        "--distinct-geometries",
+        action="store_true",
+        help="give each model a geometry of its own where it can",
+    )
     args = parser.parse_args()
-    counts = generate(args.out, args.records)
+    counts = generate(args.out, args.records, distinct_geometries=args.distinct_geometries)
     print(f"wrote {sum(counts.values())} records to {args.out}: {counts}")
 
 

@@ -101,9 +101,9 @@ workload:
 rule, so the run is added here, naming the first generated engine and hardware records."""
 
 
-def site_registry(work: Path, size: int) -> Path:
+def site_registry(work: Path, size: int, distinct_geometries: bool = False) -> Path:
     root = work / f"registry-{size}"
-    generate(root, size)
+    generate(root, size, distinct_geometries=distinct_geometries)
     for path in (root / "records" / "benchmarks").glob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         if "measured_ttft" in text and "\nengine:" not in text:
@@ -165,7 +165,7 @@ def _median_run(runs: list[tuple[Measured, dict[str, Any]]]) -> tuple[Measured, 
     return ordered[len(ordered) // 2]
 
 
-def bench(work: Path, size: int, repeat: int) -> dict[str, float]:
+def bench(work: Path, size: int, repeat: int, distinct_geometries: bool = False) -> dict[str, float]:
     """One size: the generation ``repeat`` times each way on fresh copies (the median is reported: this
     machine's disk makes single runs vary by a fifth), then MkDocs on the last cold copy, then bare.
 
@@ -173,7 +173,7 @@ def bench(work: Path, size: int, repeat: int) -> dict[str, float]:
     mounted with ``discard`` (this one), deleting thousands of files slows the file creation that
     follows by several times (measured: 12,000 new files cost 1.8 s of system time just after deleting
     as many, 0.3 s otherwise), which would be charged to whichever command ran next."""
-    root = site_registry(work, size)
+    root = site_registry(work, size, distinct_geometries)
     cold_roots = [work / f"registry-{size}-cold-{attempt}" for attempt in range(repeat - 1)] + [root]
     after_roots = [work / f"registry-{size}-db-first-{attempt}" for attempt in range(repeat)]
     for copy in [*cold_roots[:-1], *after_roots]:
@@ -256,6 +256,11 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="generation runs each way, the median reported (default 3)"
     )
+    parser.add_argument(
+        "--distinct-geometries",
+        action="store_true",
+        help="give each synthetic model a geometry of its own where it can (see benchmarks/generate.py)",
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
     args = parser.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="site-bench-"))
@@ -263,7 +268,7 @@ def main() -> None:
     try:
         rows = []
         for size in args.sizes:
-            rows.append(bench(work, size, args.repeat))
+            rows.append(bench(work, size, args.repeat, args.distinct_geometries))
             print(report(rows[-1:]), flush=True)
         print("\n" + report(rows))
         if args.with_nav:
