@@ -395,12 +395,6 @@ class EngineRules:
 # ---------------------------------------------------------------- the whole layout
 
 
-def _sum_or_none(values: Sequence[int | None]) -> int | None:
-    if any(v is None for v in values):
-        return None
-    return sum(v for v in values if v is not None)
-
-
 def _summary_lines(
     groups: Sequence[GroupResult], totals: dict[str, int | None], per_token: Bytes | None
 ) -> list[str]:
@@ -486,13 +480,13 @@ def _assemble(
     traced: bool = True,
 ) -> CacheResult:
     blocked = any(not g.supported or g.not_computable for g in results)
-    totals: dict[str, int | None] = {
-        part: None if blocked else _sum_or_none([getattr(g, f"{part}_bytes") for g in results])
-        for part in ("growing", "window", "fixed")
-    }
-    totals["total"] = None if blocked else _sum_or_none([g.bytes_at_context for g in results])
+    totals: dict[str, int | None] = dict.fromkeys(("growing", "window", "fixed", "total"))
     per_token: Bytes | None = None
-    if not blocked:
+    if not blocked:  # every group has every figure
+        totals["growing"] = sum(g.growing_bytes or 0 for g in results)
+        totals["window"] = sum(g.window_bytes or 0 for g in results)
+        totals["fixed"] = sum(g.fixed_bytes or 0 for g in results)
+        totals["total"] = sum(g.bytes_at_context or 0 for g in results)
         per_token = _as_bytes(sum((g.bytes_per_token or 0 for g in results), start=0))
     state = settings.state_dtype.name if settings.state_dtype else None
     lines: list[str] = []
