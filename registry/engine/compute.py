@@ -271,16 +271,10 @@ def _group_header(group: LayerGroup) -> str:
 def _sequence_bytes(component: Component, layers: int) -> tuple[Bytes, Bytes]:
     """One component's bytes across the group's layers for one entry, and for one sequence at the
     context (its entries: tokens kept, or one fixed state)."""
-    per_layer_total = layers * _exact(component.entry_bytes)
+    per_layer_total = layers * _as_bytes(component.entry_bytes)
     if component.part == "fixed":
         return per_layer_total, per_layer_total
     return per_layer_total, component.entries * per_layer_total
-
-
-def _exact(value: Bytes) -> Bytes:
-    """A whole number of bytes as an ``int``: the sums of a group are then integer arithmetic, exact
-    as fractions are and many times faster (most formats cost whole bytes per entry)."""
-    return value.numerator if value.denominator == 1 else value
 
 
 def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Bytes]:
@@ -331,6 +325,8 @@ def _blank(
 
 
 def _as_bytes(value: Bytes) -> Bytes:
+    """A whole number of bytes as an ``int``: the sums of a group are then integer arithmetic, exact
+    as fractions are and many times faster (most formats cost whole bytes per entry)."""
     return value.numerator if value.denominator == 1 else value
 
 
@@ -358,7 +354,7 @@ def evaluate_group(
         else:
             sequence_bytes = _sequence_bytes(component, group.count)[1]
         parts[component.part] += sequence_bytes * batch
-        growth += group.count * _exact(component.growth)
+        growth += group.count * _as_bytes(component.growth)
     if batch > 1 and traced:
         per_sequence = Fraction(sum(parts.values()), batch)
         lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {tr.byte_count(per_sequence)}")
@@ -431,7 +427,7 @@ def compute(
     the model computes it" (``None``: taken from an unquantized ``kv_dtype``, else not computable).
     Multi-token-prediction layers are left out unless ``include_mtp``. Without ``traced`` the result
     has the same figures and reasons and an empty trace: what a table of figures needs, for about
-    60% of the time (writing the trace is the larger part of the work).
+    60% of the time (writing the trace is the other 40%).
     """
     if isinstance(context_tokens, bool) or not isinstance(context_tokens, int) or context_tokens < 1:
         raise ValueError(f"context_tokens is a whole number of tokens >= 1, not {context_tokens!r}")
