@@ -57,7 +57,7 @@ class CachedResult:
         return self.count(Severity.ERROR) == 0
 
 
-def _digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
     """The content digest of a regular file. A pipe or a device is never opened (a pipe would block and a
     device may never end), and a file past the record size limit is known by its size alone: the check
     refuses it by size, and reading 50 MB to learn that would defeat the limit."""
@@ -167,7 +167,7 @@ class CheckCache:
     def _digest_of(self, path: str) -> str:
         if path not in self.digests:
             target = self.root / path
-            self.digests[path] = "link" if target.is_symlink() else _digest(target)
+            self.digests[path] = "link" if target.is_symlink() else file_digest(target)
         return self.digests[path]
 
     def store(self, files: int, diagnostics: list[Diagnostic], digests: dict[str, str] | None = None) -> None:

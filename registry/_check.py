@@ -169,9 +169,11 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     digests: dict[str, str] = {}
     for path in files:
         raw = read_file(root, path)
-        if not isinstance(raw, list):
+        if isinstance(raw, list):
+            found: tuple[Record, Document] | list[Diagnostic] = raw
+        else:
             digests[path] = content_digest(raw)
-        found = raw if isinstance(raw, list) else load_bytes(root, path, raw)
+            found = load_bytes(root, path, raw)
         if isinstance(found, list):
             failed[path] = found
             diagnostics.extend(found)

@@ -96,15 +96,17 @@ def tool_version() -> str:
 
 def fingerprint(root: Path) -> str:
     """A hash of every record file (path and content digest), the table layout version and the tool
-    version; :func:`fingerprint_of` the digests, each file read once more."""
-    from registry._cache import content_digest
-    from registry._check import discover, read_file
+    version; :func:`fingerprint_of` the digests, each file read once more (as the check cache reads it)."""
+    from registry._cache import file_digest
+    from registry._check import discover
 
     files, _ = discover(root)
     digests = {}
     for relative in files:
-        raw = read_file(root, relative)
-        digests[relative] = content_digest(raw) if isinstance(raw, bytes) else "unreadable"
+        try:
+            digests[relative] = file_digest(root / relative)
+        except OSError:
+            digests[relative] = "unreadable"  # the check refuses it; the file is stale either way
     return fingerprint_of(digests)
 
 
