@@ -19,9 +19,10 @@ from registry._cache import content_digest
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry._errors import RegistryError
 from registry._fastload import fast_load_bytes
-from registry._index import COLLECTIONS, RegistryIndex, check_references, expected_id, index_records
+from registry._index import COLLECTIONS, Entry, RegistryIndex, check_references, expected_id, index_records
 from registry._loader import MAX_FILE_BYTES, Document, too_large
 from registry._records import SLUG_PATTERN, Record
+from registry._store import RecordStore
 from registry._validate import validate
 from registry.rules import refs
 
@@ -164,7 +165,8 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
                         item, 1, 1, "not a record file: records are records/<collection>/<slug>.yaml"
                     )
                 )
-    loaded: list[tuple[str, Record, Document]] = []
+    store = RecordStore()
+    loaded: list[Entry] = []
     failed: dict[str, list[Diagnostic]] = {}
     digests: dict[str, str] = {}
     for path in files:
@@ -178,8 +180,8 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
             failed[path] = found
             diagnostics.extend(found)
         else:
-            loaded.append((path, *found))
-    index, index_diagnostics = index_records(root, loaded)
+            loaded.append(Entry(path, *found, store))  # the record goes to the store; the entry stays
+    index, index_diagnostics = index_records(root, loaded, store)
     index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))

@@ -11,7 +11,6 @@ A test holds the two paths to the same values on every record of the corpus and 
 from __future__ import annotations
 
 import math
-from sys import intern
 from typing import Any
 
 from registry._loader import (
@@ -78,11 +77,6 @@ def _build(text: str) -> Any:
                     value = resolve_plain(event.value)
                     if isinstance(value, float) and not math.isfinite(value):
                         raise _Unusual
-                if type(value) is str and len(value) <= 64:
-                    # One copy of each short text across the registry (a kind, a dtype, an engine
-                    # layout, a model's id): the check keeps every record, and at 10,000 records
-                    # their repeated words cost 13 MiB.
-                    value = intern(value)
                 if event.anchor:
                     anchors[event.anchor] = value
             elif cls is mapping_start or cls is sequence_start:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from registry._diagnostics import Diagnostic
-from registry._geometry import model_layout
+from registry._geometry import model_fields, model_layout, model_layout_or_error
 from registry._index import Entry, RegistryIndex
 from registry._records import Benchmark, Claim, Hardware, KvEfficiency, Model
 from registry.engine.adapters import (
@@ -39,6 +39,7 @@ from registry.rules import schema as schema_rules
 from registry.rules._rule import Rule
 
 RunRecord = KvEfficiency | Benchmark
+RUN_KINDS = ("kv-efficiency", "benchmark")
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,13 @@ class Models:
     def get(self, model_id: str) -> Geometry | None:
         if model_id not in self.cache:
             entry = self.index.get(model_id)
-            model = None if entry is None else entry.record
-            self.cache[model_id] = self._build(entry) if isinstance(model, Model) and entry else None
+            if entry is None or entry.kind != "model":
+                self.cache[model_id] = None
+            else:
+                self.cache[model_id] = self._build(entry)
+                # Made now, while the record is at hand: every run's page and rows ask for them.
+                entry.derived(model_layout_or_error)
+                entry.derived(model_fields)
         return self.cache[model_id]
 
     def _build(self, entry: Entry) -> Geometry | None:
@@ -133,11 +139,12 @@ def check_formulas(index: RegistryIndex) -> list[Diagnostic]:
     models = Models(index)
     diagnostics: list[Diagnostic] = []
     for entry in index:
-        record = entry.record
-        if isinstance(record, Model):
-            models.get(record.id)  # every model's geometry must be readable, referenced or not
-        if not isinstance(record, KvEfficiency | Benchmark):
+        if entry.kind == "model":
+            models.get(entry.id)  # every model's geometry must be readable, referenced or not
+        if entry.kind not in RUN_KINDS:
             continue
+        record = entry.record
+        assert isinstance(record, KvEfficiency | Benchmark)
         geometry = models.get(record.model)
         if geometry is None:
             continue

@@ -30,9 +30,10 @@ T = TypeVar("T")
 
 def _per_record(read: Callable[[Model], T]) -> Callable[[Model], T]:
     """``read`` remembered for each recently seen model record, by the record object itself (the memo
-    keeps the object, so its id stays its own): a site build asks for a model's geometry once per page
-    that names the model, and freezing a large config to look it up by content costs more than the
-    lookup saves. Records are frozen, so what was read stays true."""
+    keeps the object, so its id stays its own): a model's page asks for its geometry several times, and
+    freezing a large config to look it up by content costs more than the lookup saves. Records are
+    frozen, so what was read stays true. (What many pages ask of one model, an index entry keeps:
+    :meth:`registry._index.Entry.derived`.)"""
     known: dict[int, tuple[Model, T]] = {}
 
     @wraps(read)
@@ -49,8 +50,9 @@ def _per_record(read: Callable[[Model], T]) -> Callable[[Model], T]:
     return remembered
 
 
-PER_RECORD_SIZE = 4096
-"""Model records whose layout and fields are remembered; past this many the oldest is forgotten."""
+PER_RECORD_SIZE = 16
+"""Model records whose layout and fields are remembered; past this many the oldest is forgotten. Few:
+the memo keeps each record, about 18 KB with its config."""
 
 
 @_per_record
@@ -64,6 +66,14 @@ def model_layout(model: Model) -> Layout:
         return layout_from_specs(model.id, model.layout)
     assert model.config is not None  # the record model guarantees config or layout
     return _layout_from_config_cached(_freeze(model.config))
+
+
+def model_layout_or_error(model: Model) -> tuple[Layout | None, str | None]:
+    """The model's cache layout, or why there is none (an unsupported ``model_type``, a bad field)."""
+    try:
+        return model_layout(model), None
+    except ValueError as error:
+        return None, str(error) or type(error).__name__
 
 
 def model_fields(model: Model) -> dict[str, int | float]:

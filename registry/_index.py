@@ -7,21 +7,32 @@ in Markdown resolves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from sys import intern
+from typing import Any, NamedTuple, TypeVar
 
 from registry._diagnostics import Diagnostic
 from registry._loader import Document
 from registry._records import KINDS, WIKI_LINK, Record
 from registry._root import RootNotFound, find_root
+from registry._store import RecordStore
 from registry.rules import refs
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 
+T = TypeVar("T")
+
+_REFERENCE_FIELDS = {"model": "model", "engine": "engine", "hardware": "hardware"}
+"""A record's reference fields, with the kind of record each must name."""
+
 __all__ = [
     "COLLECTIONS",
     "Entry",
+    "Link",
+    "Reference",
     "RegistryIndex",
     "RootNotFound",
     "check_references",
@@ -31,14 +42,106 @@ __all__ = [
 ]
 
 
-@dataclass
-class Entry:
-    """One valid record in the index."""
+class Reference(NamedTuple):
+    """A record's reference to another: a field (``model``, ``engine``, ``hardware``) or an item of
+    ``related``, at ``pointer``."""
 
-    id: str
-    path: str
-    record: Record
-    document: Document
+    pointer: str
+    target: str
+    how: str
+
+
+class Link(NamedTuple):
+    """A ``[[target]]`` link in a record's Markdown ``field``, at ``offset`` in its text."""
+
+    field: str
+    target: str
+    offset: int
+
+
+class Entry:
+    """One valid record in the index: what the cross-record checks and the pages' links need (its id,
+    path, kind, title, references and links), kept in memory; the record itself and the document that
+    locates its findings wait in the :class:`~registry._store.RecordStore` and are read back on use.
+
+    Kept small, since an index holds one for every record (about 0.5 KB): references and links as one
+    flat tuple each, every id as the one interned copy of its text."""
+
+    __slots__ = ("_derived", "_links", "_number", "_references", "_store", "id", "kind", "path", "title")
+
+    def __init__(self, path: str, record: Record, document: Document, store: RecordStore) -> None:
+        self.id = intern(record.id)
+        self.path = path
+        self.kind = record.kind
+        self.title = record.title
+        self._references = tuple(item for reference in _references(record) for item in reference[1:])
+        self._links = tuple(item for link in _links(record) for item in link)
+        self._store = store
+        self._number = store.put(record, document)
+        self._derived: dict[Callable[[Any], Any], Any] | None = None
+
+    @property
+    def record(self) -> Record:
+        return self._store.record(self._number)
+
+    @property
+    def document(self) -> Document:
+        return self._store.document(self._number)
+
+    @property
+    def json(self) -> str:
+        """The record as JSON (:func:`~registry._records.record_json`), without making the record."""
+        return self._store.json(self._number)
+
+    @property
+    def references(self) -> tuple[Reference, ...]:
+        """The record's reference fields, then its ``related`` items, in order."""
+        flat, found, related = self._references, [], 0
+        for position in range(0, len(flat), 2):
+            target, how = flat[position], flat[position + 1]
+            if how == "related":
+                found.append(Reference(f"/related/{related}", target, how))
+                related += 1
+            else:
+                found.append(Reference(f"/{how}", target, how))
+        return tuple(found)
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        """The ``[[links]]`` of the record's Markdown fields, in order."""
+        flat: tuple[Any, ...] = self._links
+        return tuple(Link(flat[at], flat[at + 1], flat[at + 2]) for at in range(0, len(flat), 3))
+
+    def derived(self, make: Callable[[Any], T]) -> T:
+        """``make(self.record)``, made once for this entry and kept once for all entries that derive an
+        equal value: what many pages and rows ask of one model (its cache layout, its config fields)
+        without reading the record each time."""
+        if self._derived is None:
+            self._derived = {}
+        if make not in self._derived:
+            self._derived[make] = self._store.shared(make(self.record))
+        value: T = self._derived[make]
+        return value
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, {self.path!r})"
+
+
+def _references(record: Record) -> Iterator[Reference]:
+    for name in _REFERENCE_FIELDS:
+        target = getattr(record, name, None)
+        if isinstance(target, str):
+            yield Reference(f"/{name}", intern(target), name)
+    for position, target in enumerate(record.related):
+        yield Reference(f"/related/{position}", intern(target), "related")
+
+
+def _links(record: Record) -> Iterator[Link]:
+    for name in ("notes", "methodology"):
+        text = getattr(record, name, None)
+        if text:
+            for match in WIKI_LINK.finditer(text):
+                yield Link(name, intern(match.group(1).strip()), match.start())
 
 
 @dataclass
@@ -48,6 +151,12 @@ class RegistryIndex:
     broken: set[str] = field(default_factory=set)
     """Ids whose file exists but did not load or validate: a reference to one is not dangling (the file's
     own findings say what is wrong), so it is not reported a second time from every record that names it."""
+    store: RecordStore = field(default_factory=RecordStore)
+    """Where the entries' records are."""
+
+    def held(self) -> AbstractContextManager[None]:
+        """A block that reads each record once: see :meth:`RecordStore.held`."""
+        return self.store.held()
 
     def get(self, record_id: str) -> Entry | None:
         return self.entries.get(record_id)
@@ -56,7 +165,7 @@ class RegistryIndex:
         return iter(self.entries[key] for key in sorted(self.entries))
 
     def of_kind(self, kind: str) -> list[Entry]:
-        return [entry for entry in self if entry.record.kind == kind]
+        return [entry for entry in self if entry.kind == kind]
 
     def part(self, ids: Iterable[str]) -> RegistryIndex:
         """The records ``ids`` of this index: iterating the part gives only them, while :meth:`get` still
@@ -66,7 +175,8 @@ class RegistryIndex:
 
 class _Part(RegistryIndex):
     def __init__(self, whole: RegistryIndex, ids: Iterable[str]) -> None:
-        super().__init__(whole.root, {record_id: whole.entries[record_id] for record_id in ids}, whole.broken)
+        entries = {record_id: whole.entries[record_id] for record_id in ids}
+        super().__init__(whole.root, entries, whole.broken, whole.store)
         self._whole = whole
 
     def get(self, record_id: str) -> Entry | None:
@@ -82,56 +192,55 @@ def expected_id(path: str) -> str | None:
 
 
 def index_records(
-    root: Path, loaded: list[tuple[str, Record, Document]]
+    root: Path, loaded: list[Entry], store: RecordStore
 ) -> tuple[RegistryIndex, list[Diagnostic]]:
-    """Build the index from validated records, reporting id, collection and duplicate problems."""
-    index = RegistryIndex(root)
+    """Build the index from the entries of validated records, whose records are in ``store``, reporting
+    id, collection and duplicate problems."""
+    index = RegistryIndex(root, store=store)
     diagnostics: list[Diagnostic] = []
     first_path: dict[str, str] = {}
-    for path, record, document in sorted(loaded, key=lambda item: item[0]):
+    for entry in sorted(loaded, key=lambda item: item.path):
+        path, record_id, kind = entry.path, entry.id, entry.kind
         wanted = expected_id(path)
-        if wanted is not None and record.id != wanted:
-            line, column = document.locate("/id")
+        if wanted is not None and record_id != wanted:
+            line, column = entry.document.locate("/id")
             diagnostics.append(
                 refs.ID_MISMATCH.diagnostic(
                     path,
                     line,
                     column,
-                    f"id {record.id!r} is not the file's path; it should be {wanted!r}",
+                    f"id {record_id!r} is not the file's path; it should be {wanted!r}",
                     pointer="/id",
                 )
             )
         folder = path.split("/")[1] if path.count("/") >= 2 else ""
-        if folder in COLLECTIONS and COLLECTIONS[folder] != record.kind:
-            kline, kcolumn = document.locate("/kind")
+        if folder in COLLECTIONS and COLLECTIONS[folder] != kind:
+            kline, kcolumn = entry.document.locate("/kind")
             diagnostics.append(
                 refs.WRONG_COLLECTION.diagnostic(
                     path,
                     kline,
                     kcolumn,
-                    f"a {record.kind} record in records/{folder}/, which holds {COLLECTIONS[folder]} records; "
-                    f"it belongs in records/{KINDS[record.kind]}/",
+                    f"a {kind} record in records/{folder}/, which holds {COLLECTIONS[folder]} records; "
+                    f"it belongs in records/{KINDS[kind]}/",
                     pointer="/kind",
                 )
             )
-        if record.id in first_path:
-            line, column = document.locate("/id")
+        if record_id in first_path:
+            line, column = entry.document.locate("/id")
             diagnostics.append(
                 refs.DUPLICATE_ID.diagnostic(
                     path,
                     line,
                     column,
-                    f"id {record.id!r} is already declared by {first_path[record.id]}",
+                    f"id {record_id!r} is already declared by {first_path[record_id]}",
                     pointer="/id",
                 )
             )
             continue
-        first_path[record.id] = path
-        index.entries[record.id] = Entry(record.id, path, record, document)
+        first_path[record_id] = path
+        index.entries[record_id] = entry
     return index, diagnostics
-
-
-_REFERENCE_FIELDS = {"model": "model", "engine": "engine", "hardware": "hardware"}
 
 
 def check_references(index: RegistryIndex) -> list[Diagnostic]:
@@ -144,21 +253,15 @@ def check_references(index: RegistryIndex) -> list[Diagnostic]:
 
 
 def _references_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
-    record, document = entry.record, entry.document
-    for field_name, kind in _REFERENCE_FIELDS.items():
-        target = getattr(record, field_name, None)
-        if not isinstance(target, str):
-            continue
-        yield from _resolve(index, entry, f"/{field_name}", target, kind)
-    for position, target in enumerate(record.related):
-        pointer = f"/related/{position}"
-        if target == record.id:
-            line, column = document.locate(pointer)
+    for reference in entry.references:
+        pointer, target = reference.pointer, reference.target
+        if reference.how == "related" and target == entry.id:
+            line, column = entry.document.locate(pointer)
             yield refs.SELF_REFERENCE.diagnostic(
                 entry.path, line, column, "the record lists itself as related", pointer=pointer
             )
             continue
-        yield from _resolve(index, entry, pointer, target, None)
+        yield from _resolve(index, entry, pointer, target, _REFERENCE_FIELDS.get(reference.how))
 
 
 def _resolve(
@@ -177,42 +280,39 @@ def _resolve(
             hint=_suggest(index, target),
             pointer=pointer,
         )
-    elif kind is not None and found.record.kind != kind:
+    elif kind is not None and found.kind != kind:
         line, column = entry.document.locate(pointer)
         yield refs.WRONG_REFERENCE_KIND.diagnostic(
             entry.path,
             line,
             column,
-            f"{pointer.lstrip('/')!r} names {target!r}, {_a(found.record.kind)} record, "
+            f"{pointer.lstrip('/')!r} names {target!r}, {_a(found.kind)} record, "
             f"where {_a(kind)} record belongs",
             pointer=pointer,
         )
 
 
 def _links_of(index: RegistryIndex, entry: Entry) -> Iterator[Diagnostic]:
-    for field_name in ("notes", "methodology"):
-        text = getattr(entry.record, field_name, None)
-        if not text:
+    for link in entry.links:
+        target = link.target
+        if target != entry.id and (index.get(target) is not None or target in index.broken):
             continue
-        pointer = f"/{field_name}"
-        for match in WIKI_LINK.finditer(text):
-            target = match.group(1).strip()
-            if target != entry.id and (index.get(target) is not None or target in index.broken):
-                continue
-            line, column = _position_in_block(entry.document, pointer, text, match.start())
-            if target == entry.id:
-                yield refs.SELF_REFERENCE.diagnostic(
-                    entry.path, line, column, f"[[{target}]] links the record to itself", pointer=pointer
-                )
-            elif index.get(target) is None:
-                yield refs.BROKEN_LINK.diagnostic(
-                    entry.path,
-                    line,
-                    column,
-                    f"[[{target}]] names no record",
-                    hint=_suggest(index, target),
-                    pointer=pointer,
-                )
+        pointer = f"/{link.field}"
+        text = getattr(entry.record, link.field)
+        line, column = _position_in_block(entry.document, pointer, text, link.offset)
+        if target == entry.id:
+            yield refs.SELF_REFERENCE.diagnostic(
+                entry.path, line, column, f"[[{target}]] links the record to itself", pointer=pointer
+            )
+        elif index.get(target) is None:
+            yield refs.BROKEN_LINK.diagnostic(
+                entry.path,
+                line,
+                column,
+                f"[[{target}]] names no record",
+                hint=_suggest(index, target),
+                pointer=pointer,
+            )
 
 
 def _position_in_block(document: Document, pointer: str, text: str, offset: int) -> tuple[int, int]:

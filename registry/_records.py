@@ -11,7 +11,8 @@ they parse and have the right dimension, the exact value is read again where it 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, TypeVar
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -524,34 +525,12 @@ MODEL_CLASSES: dict[str, type[_Envelope]] = {
 WIKI_LINK = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 
 
-_FIELD_SETS: dict[frozenset[str], set[str]] = {}
-
-
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def share_field_sets(record: _M) -> _M:
-    """The record, each of its models (nested ones too) holding the one shared copy of its set of given
-    field names.
-
-    Pydantic keeps such a set in every model instance: at 10,000 records, 45,000 sets of about 400 bytes,
-    of a dozen distinct contents (17 MiB, two fifths of the records' own memory). Every record class is
-    frozen, so no set is changed in place; a copy (``model_copy``) gets a set of its own."""
-    _share(record)
-    return record
-
-
-def _share(model: BaseModel) -> None:
-    given = model.__pydantic_fields_set__
-    shared = _FIELD_SETS.setdefault(frozenset(given), given)
-    if shared is not given:
-        object.__setattr__(model, "__pydantic_fields_set__", shared)
-    for value in model.__dict__.values():
-        if isinstance(value, BaseModel):
-            _share(value)
-        elif isinstance(value, list | tuple) and value and isinstance(value[0], BaseModel):
-            for item in value:
-                _share(item)
-        elif isinstance(value, dict) and value and isinstance(next(iter(value.values())), BaseModel):
-            for item in value.values():
-                _share(item)
+def record_json(value: BaseModel | Sequence[BaseModel]) -> str:
+    """A record, or a list of a record's parts (its sources), as compact JSON in the shape of its JSON
+    Schema: fields left unset are omitted, Unicode kept as is. Encoded by pydantic's own serializer,
+    about three times faster than dumping to Python values and encoding those (0.07 s against 0.18 s
+    for 10,000 records); the values are the same, only a float may be spelled differently (``0.00001``
+    for ``1e-05``)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump_json(exclude_none=True)
+    return "[" + ",".join(item.model_dump_json(exclude_none=True) for item in value) + "]"

@@ -18,7 +18,7 @@ from pydantic import ValidationError as PydanticError
 
 from registry._diagnostics import Diagnostic
 from registry._loader import Document, escape_pointer_part
-from registry._records import KINDS, MODEL_CLASSES, Record, _needs, share_field_sets
+from registry._records import KINDS, MODEL_CLASSES, Record, _needs
 from registry._schema import fast_validator_for, validator_for
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
 from registry.rules import schema as rules
@@ -64,7 +64,7 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
     fast = fast_validator_for(root, kind)
     if fast is not None and fast.is_valid(data):
         try:
-            return share_field_sets(MODEL_CLASSES[kind].model_validate(data)), []  # type: ignore[return-value]
+            return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
         except PydanticError:
             pass  # the two disagree (a float where an integer belongs): the full path says why
     # at most MAX_FINDINGS, then S007: a hostile file can break the schema 150,000 times (seconds each 10,000)
@@ -81,7 +81,7 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
     if diagnostics:
         return None, diagnostics
     try:
-        return share_field_sets(MODEL_CLASSES[kind].model_validate(data)), []  # type: ignore[return-value]
+        return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
     except PydanticError as error:
         return None, _from_pydantic(document, error)
 

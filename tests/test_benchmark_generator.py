@@ -19,7 +19,7 @@ def test_generated_registry_checks_clean(tmp_path: Path) -> None:
 
 
 def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tmp_path: Path) -> None:
-    from registry.db._engine_results import model_layout_or_error
+    from registry._geometry import model_layout_or_error
 
     generate(tmp_path / "shared", 1000)
     generate(tmp_path / "distinct", 1000, distinct_geometries=True)

@@ -441,15 +441,25 @@ def test_a_failed_write_leaves_the_previous_file_and_no_temporary(built: Path) -
     assert [p.name for p in built.parent.iterdir()] == [built.name]
 
 
+@pytest.mark.parametrize(("records", "rows"), [(1, 10**9), (10**9, 50)])
 def test_a_build_in_chunks_holds_the_same_rows_as_one_in_a_single_chunk(
-    registry: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    registry: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, records: int, rows: int
 ) -> None:
-    """The build loads a chunk of records at a time; cutting the registry into chunks of one record
-    must change no row, no order within a table, and no reference (a run's model is in another chunk)."""
+    """The build loads a chunk of records at a time, cut by records or by rows (a model makes about a
+    hundred); cutting the registry into chunks of one record, or with each model in a chunk of its
+    own, must change no row, no order within a table, and no reference (a run's model is in another
+    chunk)."""
     from registry.db import _build
 
     single = build_database(registry, tmp_path / "single.duckdb").path
-    monkeypatch.setattr(_build, "CHUNK", 1)
+    monkeypatch.setattr(_build, "CHUNK", records)
+    monkeypatch.setattr(_build, "CHUNK_ROWS", rows)
+    tables = _build.registry_tables
+    chunks: list[int] = []
+    monkeypatch.setattr(_build, "registry_tables", lambda part: chunks.append(len(part.entries)) or {})
+    list(_build.table_chunks(check(registry).index, records))
+    assert len(chunks) > 1 and sum(chunks) == len(check(registry).index.entries)
+    monkeypatch.setattr(_build, "registry_tables", tables)
     chunked = build_database(registry, tmp_path / "chunked.duckdb").path
     for table in TABLES:
         if table.name == "metadata":

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from registry._records import Model
 from registry.engine.compute import CacheResult, compute
 from registry.engine.engines import ENGINE_KEYS, UnknownEngineError, get_engine
 from registry.engine.layout import Layout
@@ -41,16 +40,6 @@ CONTEXT_LADDER: tuple[tuple[str, int], ...] = (
     ("1M", 1024 * 1024),
 )
 """The standard contexts; K is 1,024 tokens and M 1,048,576, as context lengths are counted."""
-
-
-def model_layout_or_error(model: Model) -> tuple[Layout | None, str | None]:
-    """The model's cache layout, or why there is none (an unsupported ``model_type``, a bad field)."""
-    from registry._geometry import model_layout
-
-    try:
-        return model_layout(model), None
-    except ValueError as error:
-        return None, str(error) or type(error).__name__
 
 
 @lru_cache(maxsize=1 << 16)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from registry._geometry import model_layout_or_error
 from registry._index import RegistryIndex
 from registry._records import Model
 from registry.db._engine_results import (
@@ -12,7 +13,6 @@ from registry.db._engine_results import (
     ENGINE_LAYOUTS,
     KV_DTYPES,
     cache_result,
-    model_layout_or_error,
     reasons,
 )
 from registry.db._values import Columns, as_json, columns_of
@@ -52,11 +52,12 @@ def models(index: RegistryIndex) -> list[tuple[Model, Layout | None, str | None]
     shared: dict[tuple[object, ...], Layout] = {}
     found: list[tuple[Model, Layout | None, str | None]] = []
     for entry in index.of_kind("model"):
-        assert isinstance(entry.record, Model)
-        layout, error = model_layout_or_error(entry.record)
+        model = entry.record
+        assert isinstance(model, Model)
+        layout, error = entry.derived(model_layout_or_error)
         if layout is not None:
             layout = shared.setdefault((layout.groups, layout.mtp_groups), layout)
-        found.append((entry.record, layout, error))
+        found.append((model, layout, error))
     return found
 
 
@@ -216,12 +217,16 @@ def _group_row(
     return row
 
 
+LADDER = [(e, d, label, t) for e in ENGINE_LAYOUTS for d in KV_DTYPES for label, t in CONTEXT_LADDER]
+"""Every (engine layout, KV dtype, context label, tokens) a model has a ``kv_at_context`` row for."""
+
+
 def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
     """One row per model, engine layout, KV dtype and ladder context, built column by column.
 
     Models with equal layouts (one geometry, many records) share one list of results.
     """
-    ladder = [(e, d, label, t) for e in ENGINE_LAYOUTS for d in KV_DTYPES for label, t in CONTEXT_LADDER]
+    ladder = LADDER
     by_layout: dict[Layout, list[CacheResult | str]] = {}
     models: list[Model] = []
     results: list[CacheResult | str] = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, get_args
 
-from registry._index import RegistryIndex
-from registry._records import WIKI_LINK, Capability, Engine, Hardware
-from registry.db._values import Columns, as_json, columns_of, quantity_value, record_json
+from registry._index import Entry, RegistryIndex
+from registry._records import Capability, Engine, Hardware, record_json
+from registry.db._values import Columns, as_json, columns_of, quantity_value
 
 Row = dict[str, Any]
 
@@ -32,7 +32,7 @@ def records_columns(index: RegistryIndex) -> Columns:
                 "source_count": len(record.sources),
                 "sources": record_json(record.sources),
                 "errata": record_json(record.errata),
-                "record": record_json(record),
+                "record": entry.json,
             }
         )
     return columns_of(rows)
@@ -43,23 +43,18 @@ def links_columns(index: RegistryIndex) -> Columns:
     seen: set[tuple[str, str, str, str]] = set()
     rows: list[Row] = []
     for entry in index:
-        for link in _links_of(entry.record):
+        for link in _links_of(entry):
             if link not in seen:
                 seen.add(link)
                 rows.append(dict(zip(("from_id", "to_id", "kind", "field"), link, strict=True)))
     return columns_of(rows)
 
 
-def _links_of(record: Any) -> Iterator[tuple[str, str, str, str]]:
-    for field in ("model", "engine", "hardware"):
-        target = getattr(record, field, None)
-        if isinstance(target, str):
-            yield record.id, target, field, field
-    for target in record.related:
-        yield record.id, target, "related", "related"
-    for field in ("notes", "methodology"):
-        for match in WIKI_LINK.finditer(getattr(record, field, None) or ""):
-            yield record.id, match.group(1).strip(), "mention", field
+def _links_of(entry: Entry) -> Iterator[tuple[str, str, str, str]]:
+    for reference in entry.references:  # a reference field's kind and field are its name
+        yield entry.id, reference.target, reference.how, reference.how
+    for link in entry.links:
+        yield entry.id, link.target, "mention", link.field
 
 
 CAPABILITIES: tuple[str, ...] = get_args(get_args(Engine.model_fields["capabilities"].annotation)[0])

@@ -5,9 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from registry._index import RegistryIndex
-from registry._records import Benchmark, Claim, KvEfficiency, Model
-from registry.db._engine_results import cache_result, engine_key, model_layout_or_error
+from registry._formula_stage import RUN_KINDS
+from registry._geometry import model_layout_or_error
+from registry._index import Entry, RegistryIndex
+from registry._records import Benchmark, Claim, KvEfficiency
+from registry.db._engine_results import cache_result, engine_key
 from registry.db._rows_models import result_columns
 from registry.db._values import Columns, columns_of, context_tokens, quantity_float, quantity_value
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
@@ -22,16 +24,19 @@ RunRecord = KvEfficiency | Benchmark
 def _runs(index: RegistryIndex) -> list[RunRecord]:
     found: list[RunRecord] = []
     for entry in index:
-        if isinstance(entry.record, KvEfficiency | Benchmark):
-            found.append(entry.record)
+        if entry.kind in RUN_KINDS:
+            record = entry.record
+            assert isinstance(record, KvEfficiency | Benchmark)
+            found.append(record)
     return found
 
 
-def _model(index: RegistryIndex, run: RunRecord) -> tuple[Model | None, Layout | None, str | None]:
+def _model(index: RegistryIndex, run: RunRecord) -> tuple[Entry | None, Layout | None, str | None]:
+    """The run's model's entry and cache layout, or why there is none."""
     entry = index.get(run.model)
-    if entry is None or not isinstance(entry.record, Model):
+    if entry is None or entry.kind != "model":
         return None, None, f"{run.model} is not a model record"
-    return entry.record, *model_layout_or_error(entry.record)
+    return entry, *entry.derived(model_layout_or_error)
 
 
 def engine_run(run: RunRecord, key: str) -> Run:
@@ -137,7 +142,7 @@ def claims_columns(index: RegistryIndex) -> Columns:
             if model is None or layout is None:
                 row.update(_no_verdict("not-computable", error or "the model has no cache layout"))
             else:
-                verdict = check_claim(claim_spec(claim), layout, model_fields(model), run_of(run))
+                verdict = check_claim(claim_spec(claim), layout, model.derived(model_fields), run_of(run))
                 row.update(verdict_columns(verdict))
             rows.append(row)
     return columns_of(rows)

@@ -12,12 +12,10 @@ from functools import cached_property
 from registry._check import CheckResult
 from registry._diagnostics import Diagnostic
 from registry._index import Entry, RegistryIndex
-from registry._records import WIKI_LINK, Hardware
+from registry._records import Hardware
 from registry.site import _paths
 from registry.site._html import Html, escape, link
 from registry.site._sanitize import LinkResolver, render_markdown
-
-_REFERENCE_FIELDS = ("model", "engine", "hardware")
 
 PROSE_CACHE = 2048
 """Rendered Markdown fields (and record links) kept for reuse; past this many the cache starts again."""
@@ -66,7 +64,7 @@ class SiteContext:
 
     def title_of(self, record_id: str) -> str:
         entry = self.index.get(record_id)
-        return entry.record.title if entry else record_id
+        return entry.title if entry else record_id
 
     def record_link(self, from_page: str, record_id: str, text: str | None = None) -> Html:
         """A link to a record's page, labelled with its title (escaped); plain text if it is missing.
@@ -82,7 +80,7 @@ class SiteContext:
             if entry is None:
                 found = escape(record_id)
             else:
-                label = text if text is not None else entry.record.title
+                label = text if text is not None else entry.title
                 found = link(_paths.href(from_page, _paths.record_page(record_id)), label)
             self._links[key] = found
         return found
@@ -115,14 +113,6 @@ class SiteContext:
 
 def outgoing(entry: Entry) -> list[tuple[str, str]]:
     """Every record id ``entry`` refers to, with how: a reference field, ``related`` or a ``[[link]]``."""
-    record = entry.record
-    found: list[tuple[str, str]] = []
-    for name in _REFERENCE_FIELDS:
-        value = getattr(record, name, None)
-        if isinstance(value, str):
-            found.append((value, name))
-    found.extend((target, "related") for target in record.related)
-    for name in ("notes", "methodology"):
-        text = getattr(record, name, None) or ""
-        found.extend((m.group(1).strip(), "link") for m in WIKI_LINK.finditer(text))
-    return found
+    return [(reference.target, reference.how) for reference in entry.references] + [
+        (link.target, "link") for link in entry.links
+    ]

@@ -31,15 +31,13 @@ def records_json(result: CheckResult) -> Iterator[str]:
     they are made (the file is written from them and never held whole).
 
     Each record is encoded on its own, compactly, as the database's ``records.record`` column holds it
-    (:func:`~registry.db._values.record_json`); a line per record keeps the file easy to grep and to
+    (:func:`~registry._records.record_json`); a line per record keeps the file easy to grep and to
     diff.
     """
-    from registry.db._values import record_json
-
     yield f'{{"schema_version": {json.dumps(SCHEMA_VERSION)}, "records": [\n'
     separator = ""
     for entry in result.index:
-        yield separator + record_json(entry.record)
+        yield separator + entry.json
         separator = ",\n"
     yield "\n]}\n"
 

@@ -37,7 +37,7 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
     model = entry.record
     assert isinstance(model, Model)
     page = _paths.record_page(entry.id)
-    from registry.db._engine_results import model_layout_or_error
+    from registry._geometry import model_layout_or_error
 
     layout, problem = model_layout_or_error(model)
     parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]

@@ -71,7 +71,7 @@ def render_record(context: SiteContext, entry: Entry) -> RecordPage:
     """A record's page, with its claims' verdicts and its files."""
     from registry.site import _model_page, _other_pages, _run_page
 
-    kind = entry.record.kind
+    kind = entry.kind
     if kind == "model":
         text, files = _model_page.render(context, entry)
         return RecordPage(text, files=files)
@@ -96,12 +96,13 @@ def _render_batch(context: SiteContext, docs_dir: Path, ids: list[str]) -> Batch
     batch = Batch()
     for record_id in ids:
         entry = context.index.entries[record_id]
-        rendered = render_record(context, entry)
+        with context.index.held():  # the record is read once for its page and its index row
+            rendered = render_record(context, entry)
+            batch.collected.add(context, entry, rendered.verdicts)
         folder.write(_paths.record_page(record_id), rendered.text)
         for path, content in rendered.files.items():
             folder.write(path, content)
-        batch.collected.add(context, entry, rendered.verdicts)
-        batch.counts[entry.record.kind] += 1
+        batch.counts[entry.kind] += 1
     batch.written, batch.changed, batch.records = folder.written, folder.changed, len(ids)
     return batch
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from registry._geometry import model_layout_or_error
 from registry._index import RegistryIndex
 from registry._records import Benchmark, Hardware, KvEfficiency, Model
 from registry.db._engine_results import (
@@ -21,7 +22,6 @@ from registry.db._engine_results import (
     KV_DTYPES,
     cache_result,
     engine_key,
-    model_layout_or_error,
 )
 from registry.engine.compute import CacheResult
 from registry.engine.dtypes import bytes_per_element
@@ -154,9 +154,9 @@ def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResu
 
 def _run_layout(index: RegistryIndex, run: KvEfficiency | Benchmark) -> tuple[Layout | None, str | None]:
     entry = index.get(run.model)
-    if entry is None or not isinstance(entry.record, Model):
+    if entry is None or entry.kind != "model":
         return None, f"{run.model} is not a model record"
-    return model_layout_or_error(entry.record)
+    return entry.derived(model_layout_or_error)
 
 
 @dataclass(frozen=True)
@@ -187,11 +187,11 @@ def claim_rows(index: RegistryIndex, run: KvEfficiency | Benchmark) -> Iterator[
     layout, problem = _run_layout(index, run)
     key = engine_key(run.layout)
     for position, claim in enumerate(run.claims):
-        if layout is None or key is None or entry is None or not isinstance(entry.record, Model):
+        if layout is None or key is None or entry is None:
             reason = problem or f"the formula engine has no layout for {run.layout!r}"
             yield ClaimRow(position, "not-computable", reason, None, None, "", (), (), "", None, None, "")
             continue
-        verdict = check_claim(claim_spec(claim), layout, model_fields(entry.record), engine_run(run, key))
+        verdict = check_claim(claim_spec(claim), layout, entry.derived(model_fields), engine_run(run, key))
         columns = verdict_columns(verdict)
         match = verdict.misapplication
         formula = verdict.formula
