@@ -10,7 +10,7 @@ Both return plain Markdown; record text in an answer is escaped cell by cell bef
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from registry.db._query import as_markdown, markdown_cell
@@ -170,10 +170,9 @@ def render_querying_page(
     if downloads is not None:
         parts.append(_downloads(downloads.rstrip("/")))
     for example in EXAMPLES:
-        result = run_query(path, example.sql)
-        shown = replace(result, rows=result.rows[:SHOWN_ROWS])
-        answer = as_markdown(shown) if result.rows else "*No rows.*\n"
-        count = len(result.rows)
+        result = run_query(path, example.sql, keep=SHOWN_ROWS)
+        answer = as_markdown(result) if result.rows else "*No rows.*\n"
+        count = result.total or 0
         total = f"*{count:,} row{'s' if count != 1 else ''}"
         if count > SHOWN_ROWS:
             total += f"; the first {SHOWN_ROWS} shown, `registry query` gives them all"

@@ -499,3 +499,14 @@ def test_a_value_no_column_can_hold_is_a_message_not_a_crash(registry: Path) -> 
     _replace(record, '"num_key_value_heads": 8', f'"num_key_value_heads": 8, "head_dim": {2**70}')
     with pytest.raises(RegistryError, match=r"^models\.head_dim cannot hold a value of the records"):
         build_database(registry)
+
+
+def test_a_query_can_keep_its_first_rows_and_still_count_them_all(built: Path) -> None:
+    """The Querying page shows the first rows of each answer and how many there are, without holding
+    an answer of every model of a large registry."""
+    sql = "SELECT model_id, layout, kv_dtype, context FROM kv_at_context ORDER BY ALL"
+    whole = run_query(built, sql)
+    assert len(whole.rows) > 3 and whole.total is None
+    kept = run_query(built, sql, keep=3)
+    assert kept.rows == whole.rows[:3] and kept.total == len(whole.rows)
+    assert run_query(built, sql, keep=0).rows == [] and run_query(built, sql, keep=0).total == len(whole.rows)

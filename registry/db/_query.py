@@ -18,6 +18,9 @@ from typing import Any
 
 from registry._errors import RegistryError
 
+COUNTED_BATCH = 10_000
+"""Rows read at a time past those kept, only to be counted."""
+
 
 class QueryError(RegistryError):
     """The SQL could not run: the message is DuckDB's, which names the problem and its position."""
@@ -30,12 +33,18 @@ class QueryResult:
     columns: tuple[str, ...]
     types: tuple[str, ...]
     rows: list[tuple[Any, ...]]
+    total: int | None = None
+    """How many rows the whole answer has, when only the first were kept (``run_query(keep=...)``)."""
 
 
-def run_query(path: Path, sql: str, parameters: Sequence[Any] | None = None) -> QueryResult:
+def run_query(
+    path: Path, sql: str, parameters: Sequence[Any] | None = None, *, keep: int | None = None
+) -> QueryResult:
     """Run ``sql`` on the database at ``path`` through a read-only connection.
 
-    ``parameters`` fill ``?`` placeholders; values are never spliced into the SQL text.
+    ``parameters`` fill ``?`` placeholders; values are never spliced into the SQL text. With ``keep``,
+    only the first ``keep`` rows are kept and :attr:`QueryResult.total` counts them all: the answer is
+    read a batch at a time, so a query over every model of a large registry is never held whole.
     """
     import duckdb
 
@@ -49,7 +58,13 @@ def run_query(path: Path, sql: str, parameters: Sequence[Any] | None = None) -> 
             return QueryResult((), (), [])
         columns = tuple(str(d[0]) for d in cursor.description)
         types = tuple(str(d[1]) for d in cursor.description)
-        return QueryResult(columns, types, cursor.fetchall())
+        if keep is None:
+            return QueryResult(columns, types, cursor.fetchall())
+        rows = cursor.fetchmany(keep) if keep > 0 else []
+        total = len(rows)
+        while batch := cursor.fetchmany(COUNTED_BATCH):
+            total += len(batch)
+        return QueryResult(columns, types, rows, total)
     except duckdb.Error as error:
         raise QueryError(f"SQL error: {error}") from None
     finally:
