@@ -99,8 +99,9 @@ def generate(
         folder.written |= done.written
         folder.changed += done.changed
     collected = records.collected
-    for kind_folder, rows in collected.rows.items():
-        folder.write(_paths.collection_page(kind_folder), render_collection(kind_folder, rows))
+    for kind_folder in KINDS.values():
+        count, rows = collected.counts[kind_folder], collected.text(kind_folder)
+        folder.write_parts(_paths.collection_page(kind_folder), render_collection(kind_folder, count, rows))
     folder.write(HOME_SNIPPET, render_home_summary(collected))
     for page, render in references.items():
         folder.write(page, render())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +26,8 @@ __all__ = [
     "join",
     "link",
     "table",
+    "table_parts",
+    "table_row",
 ]
 
 
@@ -169,14 +171,26 @@ def table(
     gives the order (bytes as a number, say) where the shown text would sort badly. ``numeric`` columns
     are right-aligned and sort as numbers. The table itself has no class: the theme styles exactly the
     tables without one, so a page's tables look alike; style a table through the block around it."""
+    body = "".join(row if isinstance(row, Html) else _row(row, numeric) for row in rows)
+    return Html("".join(table_parts(headers, [body], sortable=sortable, caption=caption, numeric=numeric)))
+
+
+def table_parts(
+    headers: Sequence[str],
+    rows: Iterable[str],
+    *,
+    sortable: bool = False,
+    caption: str | None = None,
+    numeric: Sequence[int] = (),
+) -> Iterator[str]:
+    """:func:`table` in parts, its rows given as HTML already (:func:`table_row`) and passed through
+    as they come: a table of tens of thousands of rows is written without being joined."""
     plain = all(type(header) is str for header in headers)  # Html("<b>") == "<b>": keep them apart
     head = (_head if plain else _head.__wrapped__)(tuple(headers), tuple(numeric))
-    body = "".join(row if isinstance(row, Html) else _row(row, numeric) for row in rows)
     caption_html = str(element("caption", caption)) if caption else ""
-    return Html(
-        f"<table{' data-sortable' if sortable else ''}>{caption_html}"
-        f"<thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>"
-    )
+    yield f"<table{' data-sortable' if sortable else ''}>{caption_html}<thead><tr>{head}</tr></thead><tbody>\n"
+    yield from rows
+    yield "</tbody></table>"
 
 
 @lru_cache(maxsize=256)

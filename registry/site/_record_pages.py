@@ -22,7 +22,7 @@ from pathlib import Path
 
 from registry._index import Entry
 from registry.site import _paths
-from registry.site._collections import Collected
+from registry.site._collections import Collected, SpooledRows
 from registry.site._context import SiteContext
 from registry.site._writer import GeneratedFolder
 
@@ -47,10 +47,7 @@ class Batch:
     records: int = 0
 
     def merge(self, other: Batch) -> None:
-        for folder, rows in other.collected.rows.items():
-            self.collected.rows[folder].extend(rows)
-        self.collected.bars.extend(other.collected.bars)
-        self.collected.verdicts.update(other.collected.verdicts)
+        self.collected.take(other.collected)
         self.written |= other.written
         self.changed += other.changed
         self.counts.update(other.counts)
@@ -162,7 +159,7 @@ def render_records(
     is raised here.
     """
     count = len(context.index.entries)
-    total = Batch()
+    total = Batch(collected=Collected(spooled=SpooledRows()))  # the index rows wait in a file
     with ThreadPoolExecutor(max_workers=1) as side:
         running: list[Future[object]] = []
 
