@@ -64,8 +64,8 @@ class Entry:
     path, kind, title, references and links), kept in memory; the record itself and the document that
     locates its findings wait in the :class:`~registry._store.RecordStore` and are read back on use.
 
-    Kept small, since an index holds one for every record (about 0.5 KB): references and links as one
-    flat tuple each, every id as the one interned copy of its text."""
+    Kept small, since an index holds one for every record (about 600 bytes with its texts): references
+    and links as one flat tuple each, every id as the one interned copy of its text."""
 
     __slots__ = ("_derived", "_links", "_number", "_references", "_store", "id", "kind", "path", "title")
 
@@ -74,7 +74,7 @@ class Entry:
         self.path = path
         self.kind = record.kind
         self.title = record.title
-        self._references = tuple(item for reference in _references(record) for item in reference[1:])
+        self._references = tuple(item for pair in _references(record) for item in pair)
         self._links = tuple(item for link in _links(record) for item in link)
         self._store = store
         self._number = store.put(record, document)
@@ -115,7 +115,7 @@ class Entry:
     def derived(self, make: Callable[[Any], T]) -> T:
         """``make(self.record)``, made once for this entry and kept once for all entries that derive an
         equal value: what many pages and rows ask of one model (its cache layout, its config fields)
-        without reading the record each time."""
+        without reading the record each time. The value is shared: never change it."""
         if self._derived is None:
             self._derived = {}
         if make not in self._derived:
@@ -127,13 +127,14 @@ class Entry:
         return f"Entry({self.id!r}, {self.path!r})"
 
 
-def _references(record: Record) -> Iterator[Reference]:
+def _references(record: Record) -> Iterator[tuple[str, str]]:
+    """(target, how) of each reference field that is set, then of each ``related`` item."""
     for name in _REFERENCE_FIELDS:
         target = getattr(record, name, None)
         if isinstance(target, str):
-            yield Reference(f"/{name}", intern(target), name)
-    for position, target in enumerate(record.related):
-        yield Reference(f"/related/{position}", intern(target), "related")
+            yield intern(target), name
+    for target in record.related:
+        yield intern(target), "related"
 
 
 def _links(record: Record) -> Iterator[Link]:

@@ -52,7 +52,8 @@ class RecordStore:
     gave. Where each is in the file is kept in arrays, 32 bytes a record."""
 
     def __init__(self, recent: int = RECENT) -> None:
-        self._file = tempfile.TemporaryFile(prefix="registry-records-", buffering=0)  # noqa: SIM115 - lives as long as the store
+        self._file: Any = None  # made with the first record: a registry with none needs no file
+        self._closed: weakref.finalize[Any, Any] | None = None
         self._offsets = array("q", [0])  # record n is the bytes from offsets[n] to offsets[n + 1]
         self._document_at = array("q")  # where in them its document starts, then its JSON
         self._json_at = array("q")
@@ -62,7 +63,6 @@ class RecordStore:
         self._shared: dict[Any, Any] = {}
         self._lock = threading.Lock()
         self._local = threading.local()
-        self._closed = weakref.finalize(self, self._file.close)  # the file goes when the store does
 
     def __len__(self) -> int:
         return len(self._json_at)
@@ -77,6 +77,9 @@ class RecordStore:
         located = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
         data = b"".join((pickled, located, record_json(record).encode("utf-8", "surrogatepass")))
         with self._lock:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile(prefix="registry-records-", buffering=0)  # noqa: SIM115 - lives as long as the store
+                self._closed = weakref.finalize(self, self._file.close)  # the file goes when the store does
             start = self._offsets[-1]
             self._file.seek(start)
             written = 0
@@ -164,7 +167,8 @@ class RecordStore:
         return data
 
     def close(self) -> None:
-        self._closed()
+        if self._closed is not None:
+            self._closed()
         self._recent.clear()
         self._documents.clear()
         self._shared.clear()

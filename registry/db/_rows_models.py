@@ -226,7 +226,6 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
 
     Models with equal layouts (one geometry, many records) share one list of results.
     """
-    ladder = LADDER
     by_layout: dict[Layout, list[CacheResult | str]] = {}
     models: list[Model] = []
     results: list[CacheResult | str] = []
@@ -234,10 +233,10 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
         if layout is None:
             continue
         if layout not in by_layout:
-            by_layout[layout] = [cache_result(layout, e, d, t, traced=False) for e, d, _, t in ladder]
-        models.extend([model] * len(ladder))
+            by_layout[layout] = [cache_result(layout, e, d, t, traced=False) for e, d, _, t in LADDER]
+        models.extend([model] * len(LADDER))
         results.extend(by_layout[layout])
-    steps = ladder * (len(models) // len(ladder))
+    steps = LADDER * (len(models) // len(LADDER))
     computed = [r if isinstance(r, CacheResult) else None for r in results]
     totals = [None if r is None else r.total_bytes for r in computed]
     return {
