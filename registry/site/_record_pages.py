@@ -2,9 +2,10 @@
 
 Each record page depends only on the checked index, which does not change while pages are made, so the
 records are cut into contiguous batches and rendered by forked workers that share the index with the
-parent (copy on write); each worker writes its pages and sends back only the small rows the index pages
-and the home page need. Batches come back in order, so the rows stay sorted by id. Where ``fork`` is not
-available, or the registry is small, the same batches run in the parent.
+parent (copy on write) and read each record from its store; each worker writes its pages and sends back
+only the small rows the index pages and the home page need. Batches come back in order, so the rows
+stay sorted by id. Where ``fork`` is not available, or the registry is small, the same batches run in
+the parent.
 """
 
 from __future__ import annotations
