@@ -49,7 +49,7 @@ workers, which share the position with their parent, and without a lock."""
 
 class RecordStore:
     """Records, their documents and their JSON, written once, read back by the number :meth:`put`
-    gave. Where each is in the file is kept in arrays, 32 bytes a record."""
+    gave. Where each is in the file is kept in arrays, 24 bytes a record."""
 
     def __init__(self, recent: int = RECENT) -> None:
         self._file: Any = None  # made with the first record: a registry with none needs no file

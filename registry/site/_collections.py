@@ -56,9 +56,9 @@ MECHANISM_COLOURS = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ME
 
 
 class SpooledRows:
-    """Each collection's index rows, in order, written to a temporary file as they arrive: a large
-    collection's rows (about 500 bytes a record: 15 MB for 30,000 runs) are never all in memory, and
-    its index page is written from the file."""
+    """Each collection's index rows, in order, written to a temporary file as they arrive: the rows
+    (about 350 bytes a record: 10 MB at 30,000 records) are never all in memory, and each index page is
+    written from its file."""
 
     def __init__(self) -> None:
         self._files: dict[str, IO[str]] = {}
