@@ -15,12 +15,22 @@ from registry._io import write_atomic_with
 from registry.db._tables import TABLES
 from registry.db._values import POOL
 
-BATCH_ROWS = 8_192
+BATCH_ROWS = 2_048
 """Rows read from the database at a time: a table is never whole in memory."""
 
-ROW_GROUP_BYTES = 16 << 20
+ROW_GROUP_BYTES = 4 << 20
 """Batches are gathered into a Parquet row group of about this many bytes (a narrow table's row group
-holds many batches; one batch of records, with their JSON, is already large)."""
+holds many batches; a batch of records, with their JSON, is about 3 MB).
+
+Measured exporting a database of 30,000 records (a connection a table, three runs each): with batches
+of 8,192 rows and 16 MiB row groups the process's peak was 133-138 MiB above what it held before,
+108-113 MiB with these, in the same time. The files are about a tenth larger."""
+
+SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": "32MB"}
+"""DuckDB's settings for reading a table back. Each table has its own connection, closed once its file
+is written: DuckDB keeps the blocks it has read, up to its memory limit, until the connection closes.
+Measured on 30,000 records: with one connection for every table the export's peak was 122 MiB above
+what the process held before and it kept 111 MiB after; with one a table, 108-113 and 68-78 MiB."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
@@ -28,15 +38,15 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     import duckdb
 
     written: list[Path] = []
-    connection = duckdb.connect(str(database), read_only=True, config={"threads": 1, "memory_limit": "32MB"})
-    try:
-        for table in TABLES:
+    for table in TABLES:
+        connection = duckdb.connect(str(database), read_only=True, config=SETTINGS)
+        try:
             reader = connection.sql(f'SELECT * FROM "{table.name}"').to_arrow_reader(BATCH_ROWS)
             target = out_dir / f"{table.name}.parquet"
             write_atomic_with(target, partial(_write_parquet, reader))
             written.append(target)
-    finally:
-        connection.close()
+        finally:
+            connection.close()
     return written
 
 
