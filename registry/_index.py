@@ -94,6 +94,11 @@ class Entry:
         return self._store.json(self._number)
 
     @property
+    def json_size(self) -> int:
+        """The length in bytes of :attr:`json`, without reading it."""
+        return self._store.json_size(self._number)
+
+    @property
     def references(self) -> tuple[Reference, ...]:
         """The record's reference fields, then its ``related`` items, in order."""
         flat, found, related = self._references, [], 0

@@ -126,6 +126,10 @@ class RecordStore:
         start, end = self._json_at[number], self._offsets[number + 1]
         return self._read(start, end).decode("utf-8", "surrogatepass")
 
+    def json_size(self, number: int) -> int:
+        """The length in bytes of record ``number``'s JSON, known without reading it."""
+        return self._offsets[number + 1] - self._json_at[number]
+
     def shared(self, value: T) -> T:
         """``value``, or an equal value given before: what many records derive alike (the layout and
         config fields of one geometry) is then kept once. ``value`` is hashable, or a dict of hashable

@@ -341,6 +341,46 @@ def test_parquet_keeps_exact_decimal_bytes(built: Path, tmp_path: Path) -> None:
     assert kv.num_rows == _count(built, "kv_at_context")
 
 
+def test_a_registry_of_long_records_builds_and_exports(tmp_path: Path) -> None:
+    """Notes and methodology may each hold 20,000 characters. DuckDB, held to a few megabytes while it
+    loads the file and reads it back, refuses an insert or a read of that much text at once (measured:
+    400 such records are about 32 MB in the records table): the build cuts its chunks by bytes too,
+    and the export reads a table too wide for the limit without it."""
+    import hashlib
+
+    root = tmp_path / "long"
+    count = 400
+    for number in range(count):
+        words = " ".join(hashlib.sha256(f"{number}-{word}".encode()).hexdigest() for word in range(320))
+        _write(
+            root,
+            {
+                "schema_version": 1,
+                "id": f"hardware/gpu-{number:03d}",
+                "kind": "hardware",
+                "title": f"GPU {number}",
+                "evidence": "source-reported",
+                "name": f"GPU {number}",
+                "vendor": "Example",
+                "devices": 8,
+                "memory_per_device": "80 GB",
+                "bandwidth_per_device": "3.35 TB/s",
+                "sources": _source("datasheet"),
+                "notes": words[:19_900],
+                "methodology": words[-19_900:],
+            },
+        )
+    built = build_database(root).path
+    assert _count(built, "records") == count
+    assert _one(built, "SELECT min(length(notes)), min(length(methodology)) FROM records") == (19_900, 19_900)
+    written = {path.stem: path for path in export_parquet(built, tmp_path / "parquet")}
+    records = pq.read_table(written["records"], columns=["id", "notes"])
+    assert records.num_rows == count
+    assert records.column("notes").to_pylist() == [
+        row[0] for row in run_query(built, "SELECT notes FROM records").rows
+    ]
+
+
 def test_parquet_is_written_in_bounded_row_groups_that_hold_every_row(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

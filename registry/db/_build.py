@@ -188,6 +188,13 @@ with DuckDB limited to 32 MB: chunks of 25,000 rows loaded in 0.95 s, of 50,000 
 peaking 110 to 120 MiB above the checked index."""
 
 
+CHUNK_BYTES = 4 << 20
+"""Bytes of records' JSON a chunk may hold at most. A ``records`` row holds its record's JSON and its
+Markdown fields again beside it, and notes and methodology may hold 20,000 characters each: DuckDB
+held to 32 MB (:data:`LOAD_SETTINGS`) refused an insert of 24 MB of text and took one of 12 MB
+(measured). A chunk of a thousand records of the usual size holds about 1.4 MB."""
+
+
 def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
     """Every data table of the index's records as Arrow (``metadata`` is added when the file is
     written); the build makes them :func:`a chunk at a time <table_chunks>`."""
@@ -208,22 +215,26 @@ def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
 
 
 def table_chunks(index: RegistryIndex, size: int = CHUNK) -> Iterator[dict[str, pa.Table]]:
-    """Every data table, a chunk of records at a time in id order (at most ``size`` records and about
-    :data:`CHUNK_ROWS` rows): the chunks' rows, one after another, are the rows of the whole tables in
-    the same order. A record's references still resolve against the whole index. A chunk's decimal
+    """Every data table, a chunk of records at a time in id order (at most ``size`` records, about
+    :data:`CHUNK_ROWS` rows and :data:`CHUNK_BYTES` of JSON): the chunks' rows, one after another, are
+    the rows of the whole tables in the same order. A record's references still resolve against the whole index. A chunk's decimal
     column may travel as ``int64`` where another's does not (:func:`decimal_array`); the file's
     declared types apply to both."""
     from registry.db._rows_models import LADDER
 
     chunk: list[str] = []
-    rows = 0
+    rows = json_bytes = 0
     for record_id in sorted(index.entries):
-        weight = 1 + (len(LADDER) if index.entries[record_id].kind == "model" else 0)
-        if chunk and (len(chunk) >= size or rows + weight > CHUNK_ROWS):
+        entry = index.entries[record_id]
+        weight = 1 + (len(LADDER) if entry.kind == "model" else 0)
+        if chunk and (
+            len(chunk) >= size or rows + weight > CHUNK_ROWS or json_bytes + entry.json_size > CHUNK_BYTES
+        ):
             yield _chunk_tables(index, chunk)
-            chunk, rows = [], 0
+            chunk, rows, json_bytes = [], 0, 0
         chunk.append(record_id)
         rows += weight
+        json_bytes += entry.json_size
     if chunk:
         yield _chunk_tables(index, chunk)
 

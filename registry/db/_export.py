@@ -32,6 +32,12 @@ is written: DuckDB keeps the blocks it has read, up to its memory limit, until t
 Measured on 30,000 records: with one connection for every table the export's peak was 122 MiB above
 what the process held before and it kept 111 MiB after; with one a table, 108-113 and 68-78 MiB."""
 
+WIDE_SETTINGS: dict[str, Any] = {"threads": 1}
+"""The settings for a table DuckDB cannot read within :data:`SETTINGS`' limit. DuckDB reads 2,048 rows
+at a time whatever the batch asked for, and notes and methodology may hold 20,000 characters each:
+2,048 such records are about 160 MB of text (measured: 500 rows of 120 KB failed to read under
+32 MB). Such a table is read again under DuckDB's own limit, a share of the machine's memory."""
+
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     """Write ``<table>.parquet`` into ``out_dir`` for every table of the database; returns the files."""
@@ -39,15 +45,24 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
 
     written: list[Path] = []
     for table in TABLES:
-        connection = duckdb.connect(str(database), read_only=True, config=SETTINGS)
+        target = out_dir / f"{table.name}.parquet"
         try:
-            reader = connection.sql(f'SELECT * FROM "{table.name}"').to_arrow_reader(BATCH_ROWS)
-            target = out_dir / f"{table.name}.parquet"
-            write_atomic_with(target, partial(_write_parquet, reader))
-            written.append(target)
-        finally:
-            connection.close()
+            _export_table(database, table.name, target, SETTINGS)
+        except duckdb.OutOfMemoryException:  # rows too wide for the limit: DuckDB reads 2,048 at once
+            _export_table(database, table.name, target, WIDE_SETTINGS)
+        written.append(target)
     return written
+
+
+def _export_table(database: Path, name: str, target: Path, settings: dict[str, Any]) -> None:
+    import duckdb
+
+    connection = duckdb.connect(str(database), read_only=True, config=settings)
+    try:
+        reader = connection.sql(f'SELECT * FROM "{name}"').to_arrow_reader(BATCH_ROWS)
+        write_atomic_with(target, partial(_write_parquet, reader))
+    finally:
+        connection.close()
 
 
 def _write_parquet(reader: Any, handle: BinaryIO) -> None:
