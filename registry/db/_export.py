@@ -26,11 +26,15 @@ Measured exporting a database of 30,000 records (a connection a table, three run
 of 8,192 rows and 16 MiB row groups the process's peak was 133-138 MiB above what it held before,
 108-113 MiB with these, in the same time. The files are about a tenth larger."""
 
-SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": "32MB"}
-"""DuckDB's settings for reading a table back. Each table has its own connection, closed once its file
-is written: DuckDB keeps the blocks it has read, up to its memory limit, until the connection closes.
+SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": "16MB"}
+"""DuckDB's settings for reading a table back. DuckDB keeps the blocks it has read, up to its memory
+limit, until the connection closes; so each table has its own connection, closed once its file is
+written, and the limit is low (a table too wide for it is read with :data:`WIDE_SETTINGS`).
+
 Measured on 30,000 records: with one connection for every table the export's peak was 122 MiB above
-what the process held before and it kept 111 MiB after; with one a table, 108-113 and 68-78 MiB."""
+what the process held before and it kept 111 MiB after; with one a table, 108-113 and 68-78 MiB. The
+site generator's peak was 310 MiB with a limit of 32 MB, 296 MiB with 16 MB (260 and 250 MiB at
+10,000 records)."""
 
 WIDE_SETTINGS: dict[str, Any] = {"threads": 1}
 """The settings for a table DuckDB cannot read within :data:`SETTINGS`' limit. DuckDB reads 2,048 rows
