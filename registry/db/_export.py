@@ -22,25 +22,20 @@ ROW_GROUP_BYTES = 4 << 20
 """Batches are gathered into a Parquet row group of about this many bytes (a narrow table's row group
 holds many batches; a batch of records, with their JSON, is about 3 MB).
 
-Measured exporting a database of 30,000 records (a connection a table, three runs each): with batches
-of 8,192 rows and 16 MiB row groups the process's peak was 133-138 MiB above what it held before,
-108-113 MiB with these, in the same time. The files are about a tenth larger."""
+Measured exporting a database of 30,000 records, three runs each: with batches of 8,192 rows and
+16 MiB row groups the process's peak was 133-138 MiB above what it held before, 108-113 MiB with
+these, in the same time. The files are about a tenth larger."""
 
 SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": "16MB"}
-"""DuckDB's settings for reading a table back. DuckDB keeps the blocks it has read, up to its memory
-limit, until the connection closes; so each table has its own connection, closed once its file is
-written, and the limit is low (a table too wide for it is read with :data:`WIDE_SETTINGS`).
+"""DuckDB's settings for reading the tables back. DuckDB keeps the blocks it has read, up to its
+memory limit, for as long as the connection is open: the site generator's peak at 30,000 records was
+310 MiB with a limit of 32 MB, 296 MiB with 16 MB (260 and 250 MiB at 10,000 records).
 
-Measured on 30,000 records: with one connection for every table the export's peak was 122 MiB above
-what the process held before and it kept 111 MiB after; with one a table, 108-113 and 68-78 MiB. The
-site generator's peak was 310 MiB with a limit of 32 MB, 296 MiB with 16 MB (260 and 250 MiB at
-10,000 records)."""
-
-WIDE_SETTINGS: dict[str, Any] = {"threads": 1}
-"""The settings for a table DuckDB cannot read within :data:`SETTINGS`' limit. DuckDB reads 2,048 rows
-at a time whatever the batch asked for, and notes and methodology may hold 20,000 characters each:
-2,048 such records are about 160 MB of text (measured: 500 rows of 120 KB failed to read under
-32 MB). Such a table is read again under DuckDB's own limit, a share of the machine's memory."""
+A table whose rows are too wide for the limit is read again under DuckDB's own limit (a share of the
+machine's memory): DuckDB reads 2,048 rows at a time whatever the batch asks for, and notes and
+methodology may hold 20,000 characters each, so 2,048 such records are about 160 MB of text
+(measured: 500 rows of 120 KB could not be read under 32 MB). A connection for each table instead
+would hold about 10 MiB less after the export, for 17 ms a connection."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
@@ -48,25 +43,25 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     import duckdb
 
     written: list[Path] = []
-    for table in TABLES:
-        target = out_dir / f"{table.name}.parquet"
-        try:
-            _export_table(database, table.name, target, SETTINGS)
-        except duckdb.OutOfMemoryException:  # rows too wide for the limit: DuckDB reads 2,048 at once
-            _export_table(database, table.name, target, WIDE_SETTINGS)
-        written.append(target)
+    connection = duckdb.connect(str(database), read_only=True, config=SETTINGS)
+    try:
+        for table in TABLES:
+            target = out_dir / f"{table.name}.parquet"
+            try:
+                _export_table(connection, table.name, target)
+            except duckdb.OutOfMemoryException:  # rows too wide for the limit: DuckDB reads 2,048 at once
+                connection.execute("RESET memory_limit")
+                _export_table(connection, table.name, target)
+                connection.execute(f"SET memory_limit = '{SETTINGS['memory_limit']}'")
+            written.append(target)
+    finally:
+        connection.close()
     return written
 
 
-def _export_table(database: Path, name: str, target: Path, settings: dict[str, Any]) -> None:
-    import duckdb
-
-    connection = duckdb.connect(str(database), read_only=True, config=settings)
-    try:
-        reader = connection.sql(f'SELECT * FROM "{name}"').to_arrow_reader(BATCH_ROWS)
-        write_atomic_with(target, partial(_write_parquet, reader))
-    finally:
-        connection.close()
+def _export_table(connection: Any, name: str, target: Path) -> None:
+    reader = connection.sql(f'SELECT * FROM "{name}"').to_arrow_reader(BATCH_ROWS)
+    write_atomic_with(target, partial(_write_parquet, reader))
 
 
 def _write_parquet(reader: Any, handle: BinaryIO) -> None:
