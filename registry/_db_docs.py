@@ -163,14 +163,15 @@ def render_querying_page(
     hashing every record file again would cost more than all the queries); ``downloads`` is the site
     path the database and Parquet files are published under, when they are.
     """
-    from registry.db import ensure_database, run_query
+    from registry.db import ensure_database
+    from registry.db._query import run_queries
 
     path = database if current and database is not None else ensure_database(root, database)[0]
     parts = [_INTRO]
     if downloads is not None:
         parts.append(_downloads(downloads.rstrip("/")))
-    for example in EXAMPLES:
-        result = run_query(path, example.sql, keep=SHOWN_ROWS)
+    results = run_queries(path, [example.sql for example in EXAMPLES], keep=SHOWN_ROWS)
+    for example, result in zip(EXAMPLES, results, strict=True):
         answer = as_markdown(result) if result.rows else "*No rows.*\n"
         count = result.total or 0
         total = f"*{count:,} row{'s' if count != 1 else ''}"

@@ -550,3 +550,21 @@ def test_a_query_can_keep_its_first_rows_and_still_count_them_all(built: Path) -
     kept = run_query(built, sql, keep=3)
     assert kept.rows == whole.rows[:3] and kept.total == len(whole.rows)
     assert run_query(built, sql, keep=0).rows == [] and run_query(built, sql, keep=0).total == len(whole.rows)
+
+
+def test_several_queries_through_one_connection_answer_as_each_alone(built: Path) -> None:
+    """The Querying page runs its worked queries through one connection; each answer is the one the
+    query gives alone, in order, and an error still names the SQL's problem."""
+    from registry.db._query import QueryError, run_queries
+
+    queries = [
+        "SELECT id FROM records ORDER BY id",
+        "SELECT model_id, total_bytes FROM kv_at_context ORDER BY ALL",
+        "SELECT count(*) FROM claims",
+    ]
+    together = run_queries(built, queries, keep=2)
+    for sql, answer in zip(queries, together, strict=True):
+        alone = run_query(built, sql, keep=2)
+        assert (answer.columns, answer.rows, answer.total) == (alone.columns, alone.rows, alone.total)
+    with pytest.raises(QueryError, match="SQL error"):
+        run_queries(built, [queries[0], "SELECT nothing FROM records"])
