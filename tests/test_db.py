@@ -345,7 +345,7 @@ def test_a_registry_of_long_records_builds_and_exports(tmp_path: Path) -> None:
     """Notes and methodology may each hold 20,000 characters. DuckDB, held to a few megabytes while it
     loads the file and reads it back, refuses an insert or a read of that much text at once (measured:
     400 such records are about 32 MB in the records table): the build cuts its chunks by bytes too,
-    and the export reads a table too wide for the limit without it."""
+    and the export and the worked queries read a table too wide for the limit without it."""
     import hashlib
 
     root = tmp_path / "long"
@@ -379,6 +379,10 @@ def test_a_registry_of_long_records_builds_and_exports(tmp_path: Path) -> None:
     assert records.column("notes").to_pylist() == [
         row[0] for row in run_query(built, "SELECT notes FROM records").rows
     ]
+    from registry.db._query import run_queries
+
+    (first,) = run_queries(built, ["SELECT id, record FROM records ORDER BY id"], keep=2)
+    assert [row[0] for row in first.rows] == ["hardware/gpu-000", "hardware/gpu-001"] and first.total == count
 
 
 def test_parquet_is_written_in_bounded_row_groups_that_hold_every_row(

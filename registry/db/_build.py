@@ -217,24 +217,22 @@ def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
 def table_chunks(index: RegistryIndex, size: int = CHUNK) -> Iterator[dict[str, pa.Table]]:
     """Every data table, a chunk of records at a time in id order (at most ``size`` records, about
     :data:`CHUNK_ROWS` rows and :data:`CHUNK_BYTES` of JSON): the chunks' rows, one after another, are
-    the rows of the whole tables in the same order. A record's references still resolve against the whole index. A chunk's decimal
-    column may travel as ``int64`` where another's does not (:func:`decimal_array`); the file's
-    declared types apply to both."""
+    the rows of the whole tables in the same order. A record's references still resolve against the
+    whole index. A chunk's decimal column may travel as ``int64`` where another's does not
+    (:func:`decimal_array`); the file's declared types apply to both."""
     from registry.db._rows_models import LADDER
 
     chunk: list[str] = []
     rows = json_bytes = 0
     for record_id in sorted(index.entries):
         entry = index.entries[record_id]
-        weight = 1 + (len(LADDER) if entry.kind == "model" else 0)
-        if chunk and (
-            len(chunk) >= size or rows + weight > CHUNK_ROWS or json_bytes + entry.json_size > CHUNK_BYTES
-        ):
+        weight, size_of = 1 + (len(LADDER) if entry.kind == "model" else 0), entry.json_size
+        if chunk and (len(chunk) >= size or rows + weight > CHUNK_ROWS or json_bytes + size_of > CHUNK_BYTES):
             yield _chunk_tables(index, chunk)
             chunk, rows, json_bytes = [], 0, 0
         chunk.append(record_id)
         rows += weight
-        json_bytes += entry.json_size
+        json_bytes += size_of
     if chunk:
         yield _chunk_tables(index, chunk)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from registry._io import write_atomic_with
+from registry.db._query import READ_LIMIT, within_limit
 from registry.db._tables import TABLES
 from registry.db._values import POOL
 
@@ -26,16 +27,12 @@ Measured exporting a database of 30,000 records, three runs each: with batches o
 16 MiB row groups the process's peak was 133-138 MiB above what it held before, 108-113 MiB with
 these, in the same time. The files are about a tenth larger."""
 
-SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": "16MB"}
-"""DuckDB's settings for reading the tables back. DuckDB keeps the blocks it has read, up to its
-memory limit, for as long as the connection is open: the site generator's peak at 30,000 records was
-310 MiB with a limit of 32 MB, 296 MiB with 16 MB (260 and 250 MiB at 10,000 records).
-
-A table whose rows are too wide for the limit is read again under DuckDB's own limit (a share of the
-machine's memory): DuckDB reads 2,048 rows at a time whatever the batch asks for, and notes and
-methodology may hold 20,000 characters each, so 2,048 such records are about 160 MB of text
-(measured: 500 rows of 120 KB could not be read under 32 MB). A connection for each table instead
-would hold about 10 MiB less after the export, for 17 ms a connection."""
+SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, "memory_limit": READ_LIMIT}
+"""DuckDB's settings for reading the tables back (:func:`~registry.db._query.within_limit`). DuckDB
+keeps the blocks it has read, up to its memory limit, for as long as the connection is open: the site
+generator's peak at 30,000 records was 310 MiB with a limit of 32 MB, 296 MiB with 16 MB (260 and
+250 MiB at 10,000 records). A connection for each table would hold about 10 MiB less after the
+export, for 17 ms a connection."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
@@ -47,12 +44,7 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     try:
         for table in TABLES:
             target = out_dir / f"{table.name}.parquet"
-            try:
-                _export_table(connection, table.name, target)
-            except duckdb.OutOfMemoryException:  # rows too wide for the limit: DuckDB reads 2,048 at once
-                connection.execute("RESET memory_limit")
-                _export_table(connection, table.name, target)
-                connection.execute(f"SET memory_limit = '{SETTINGS['memory_limit']}'")
+            within_limit(connection, partial(_export_table, connection, table.name, target))
             written.append(target)
     finally:
         connection.close()
