@@ -113,8 +113,8 @@ def site_registry(work: Path, size: int, distinct_geometries: bool = False) -> P
     return root
 
 
-def bare_site(work: Path, size: int, in_nav: bool) -> Path:
-    root = work / f"bare-{size}{'-nav' if in_nav else ''}"
+def bare_site(work: Path, size: int, in_nav: bool, name: str = "") -> Path:
+    root = work / f"bare-{size}{'-nav' if in_nav else ''}{name}"
     docs = root / "docs"
     (docs / "pages").mkdir(parents=True)
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
@@ -166,8 +166,10 @@ def _median_run(runs: list[tuple[Measured, dict[str, Any]]]) -> tuple[Measured, 
 
 
 def bench(work: Path, size: int, repeat: int, distinct_geometries: bool = False) -> dict[str, float]:
-    """One size: the generation ``repeat`` times each way on fresh copies (the median is reported: this
-    machine's disk makes single runs vary by a fifth), then MkDocs on the last cold copy, then bare.
+    """One size: the generation ``repeat`` times each way on fresh copies, and as many bare builds, one
+    after each pair (the medians are reported: single runs on this machine vary by a fifth, and its
+    speed drifts over minutes, which the interleaving spreads over both); then MkDocs on the last cold
+    copy.
 
     Every copy is made before the first measurement and nothing is deleted until the last: on a disk
     mounted with ``discard`` (this one), deleting thousands of files slows the file creation that
@@ -176,20 +178,28 @@ def bench(work: Path, size: int, repeat: int, distinct_geometries: bool = False)
     root = site_registry(work, size, distinct_geometries)
     cold_roots = [work / f"registry-{size}-cold-{attempt}" for attempt in range(repeat - 1)] + [root]
     after_roots = [work / f"registry-{size}-db-first-{attempt}" for attempt in range(repeat)]
+    bare_roots = [bare_site(work, size, in_nav=False, name=f"-{attempt}") for attempt in range(repeat)]
     for copy in [*cold_roots[:-1], *after_roots]:
         shutil.copytree(root, copy)
-    cold, after = [], []
-    for cold_root, after_root in zip(cold_roots, after_roots, strict=True):
+    cold, after, bares = [], [], []
+    for cold_root, after_root, bare_root in zip(cold_roots, after_roots, bare_roots, strict=True):
         cold.append(_generation(cold_root))
         after.append(_generation(after_root, "db-first"))
+        bare_command = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-f",
+            str(bare_root / "mkdocs.yml"),
+        ]
+        bares.append(measure(bare_command, bare_root))
     generator, steps = _median_run(cold)
     _, after_db_steps = _median_run(after)
+    bare = sorted(bares, key=lambda run: run.seconds)[len(bares) // 2]
     mkdocs_command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
     site = measure(mkdocs_command, root)
-    bare_root = bare_site(work, size, in_nav=False)
-    bare = measure(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(bare_root / "mkdocs.yml")], bare_root
-    )
     return {
         "records": size,
         "check_s": steps["check"][0],
