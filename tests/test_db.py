@@ -32,6 +32,7 @@ from registry.db import (
     run_query,
     stored_fingerprint,
 )
+from registry.db._query import QueryError, run_queries
 from registry.db._values import decimal_array
 from tests.conftest import REPO
 
@@ -379,8 +380,6 @@ def test_a_registry_of_long_records_builds_and_exports(tmp_path: Path) -> None:
     assert records.column("notes").to_pylist() == [
         row[0] for row in run_query(built, "SELECT notes FROM records").rows
     ]
-    from registry.db._query import run_queries
-
     (first,) = run_queries(built, ["SELECT id, record FROM records ORDER BY id"], keep=2)
     assert [row[0] for row in first.rows] == ["hardware/gpu-000", "hardware/gpu-001"] and first.total == count
 
@@ -559,8 +558,6 @@ def test_a_query_can_keep_its_first_rows_and_still_count_them_all(built: Path) -
 def test_several_queries_through_one_connection_answer_as_each_alone(built: Path) -> None:
     """The Querying page runs its worked queries through one connection; each answer is the one the
     query gives alone, in order, and an error still names the SQL's problem."""
-    from registry.db._query import QueryError, run_queries
-
     queries = [
         "SELECT id FROM records ORDER BY id",
         "SELECT model_id, total_bytes FROM kv_at_context ORDER BY ALL",
