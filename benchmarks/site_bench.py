@@ -159,6 +159,11 @@ def _generation(root: Path, *mode: str) -> tuple[Measured, dict[str, Any]]:
     return run, json.loads(run.output.strip().splitlines()[-1])
 
 
+def mkdocs_build(root: Path) -> list[str]:
+    """The command that builds the MkDocs site at ``root``, strictly."""
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
+
+
 def _median_run(runs: list[tuple[Measured, dict[str, Any]]]) -> tuple[Measured, dict[str, Any]]:
     """The run whose generation took the median wall time."""
     ordered = sorted(runs, key=lambda run: run[1]["generate"][0])
@@ -185,21 +190,11 @@ def bench(work: Path, size: int, repeat: int, distinct_geometries: bool = False)
     for cold_root, after_root, bare_root in zip(cold_roots, after_roots, bare_roots, strict=True):
         cold.append(_generation(cold_root))
         after.append(_generation(after_root, "db-first"))
-        bare_command = [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "-f",
-            str(bare_root / "mkdocs.yml"),
-        ]
-        bares.append(measure(bare_command, bare_root))
+        bares.append(measure(mkdocs_build(bare_root), bare_root))
     generator, steps = _median_run(cold)
     _, after_db_steps = _median_run(after)
     bare = sorted(bares, key=lambda run: run.seconds)[len(bares) // 2]
-    mkdocs_command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml")]
-    site = measure(mkdocs_command, root)
+    site = measure(mkdocs_build(root), root)
     return {
         "records": size,
         "check_s": steps["check"][0],
@@ -283,9 +278,7 @@ def main() -> None:
         print("\n" + report(rows))
         if args.with_nav:
             nav_root = bare_site(work, args.with_nav, in_nav=True)
-            listed = measure(
-                [sys.executable, "-m", "mkdocs", "build", "-f", str(nav_root / "mkdocs.yml")], nav_root
-            )
+            listed = measure(mkdocs_build(nav_root), nav_root)
             print(
                 f"\n{args.with_nav:,} plain pages, every one in the navigation: {listed.seconds:.1f} s, "
                 f"peak {listed.peak_rss_mib:.0f} MiB"
