@@ -31,7 +31,7 @@ def _runs(index: RegistryIndex) -> list[RunRecord]:
     return found
 
 
-def _model(index: RegistryIndex, run: RunRecord) -> tuple[Entry | None, Layout | None, str | None]:
+def run_model(index: RegistryIndex, run: RunRecord) -> tuple[Entry | None, Layout | None, str | None]:
     """The run's model's entry and cache layout, or why there is none."""
     entry = index.get(run.model)
     if entry is None or entry.kind != "model":
@@ -79,7 +79,7 @@ def runs_columns(index: RegistryIndex) -> Columns:
     for run in _runs(index):
         row = _run_columns(run)
         row["engine_layout"] = engine_key(run.layout)
-        _, layout, error = _model(index, run)
+        _, layout, error = run_model(index, run)
         if layout is None:
             row.update(result_columns(error or "the model has no cache layout"))
         else:
@@ -136,7 +136,7 @@ def claims_columns(index: RegistryIndex) -> Columns:
 
     rows: list[Row] = []
     for run in _runs(index):
-        model, layout, error = _model(index, run)
+        model, layout, error = run_model(index, run)
         for position, claim in enumerate(run.claims):
             row = _claim_columns(run, position, claim)
             if model is None or layout is None:

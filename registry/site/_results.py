@@ -144,19 +144,13 @@ def weight_bytes(model: Model) -> int | None:
 def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResult | str:
     """The engine's computation of the run's own setting (its layout, dtypes, context and batch), as the
     database's ``runs`` table has it."""
+    from registry.db._rows_runs import run_model
     from registry.db._rows_runs import run_result as computed
 
-    layout, problem = _run_layout(index, run)
+    _, layout, problem = run_model(index, run)
     if layout is None:
         return problem or f"{run.model} has no cache layout"
     return computed(layout, run)
-
-
-def _run_layout(index: RegistryIndex, run: KvEfficiency | Benchmark) -> tuple[Layout | None, str | None]:
-    entry = index.get(run.model)
-    if entry is None or entry.kind != "model":
-        return None, f"{run.model} is not a model record"
-    return entry.derived(model_layout_or_error)
 
 
 @dataclass(frozen=True)
@@ -180,11 +174,10 @@ class ClaimRow:
 def claim_rows(index: RegistryIndex, run: KvEfficiency | Benchmark) -> Iterator[ClaimRow]:
     """Each claim of a run checked by the engine, in the record's order."""
     from registry._geometry import model_fields
-    from registry.db._rows_runs import claim_spec, engine_run, verdict_columns
+    from registry.db._rows_runs import claim_spec, engine_run, run_model, verdict_columns
     from registry.engine.claims import check_claim
 
-    entry = index.get(run.model)
-    layout, problem = _run_layout(index, run)
+    entry, layout, problem = run_model(index, run)
     key = engine_key(run.layout)
     for position, claim in enumerate(run.claims):
         if layout is None or key is None or entry is None:
