@@ -177,11 +177,13 @@ def located_load(path: str, text: str) -> LoadResult:
     if _CParser is None or _risky(text):
         return load_text(path, text)
     result = load_text(path, text, events=_c_events)
-    if result.document is None and not {d.code for d in result.diagnostics} <= _STRUCTURAL:
+    if result.document is None and (not {d.code for d in result.diagnostics} <= _STRUCTURAL or "!" in text):
         return load_text(path, text)  # the parsers may word, or even see, this refusal differently
     return result
 
 
 _STRUCTURAL = frozenset({"Y002", "Y003", "Y007", "Y008", "Y011", "Y012"})
 """Refusals the builder makes from the events' structure (duplicate keys, a second document, alias and
-size limits, depth, key types, numbers), which both parsers' events present alike; a test holds them so."""
+size limits, depth, key types, numbers), which both parsers' events present alike; a test holds them so.
+Not where the text has a tag: libyaml reads ``{!,!`` as two empty keys tagged ``!`` (a duplicate key),
+ruamel.yaml refuses to scan its second tag, and the registry reports what ruamel.yaml finds."""
