@@ -17,6 +17,7 @@ import os
 import stat
 import sys
 import time
+from collections.abc import ItemsView, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,55 @@ def file_digest(path: Path) -> str:
 def content_digest(raw: bytes) -> str:
     """A record file's content digest, as the cache and the database's fingerprint know it; the check
     takes it of the bytes it reads (:attr:`registry._check.CheckResult.digests`)."""
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).hexdigest()
+
+
+DIGEST_BYTES = 16
+
+
+class FileDigests(Mapping[str, str]):
+    """The content digest of each file read, by path, in the order they were added: the paths in a
+    list and the digests as bytes in one array (about 110 bytes a file, against 210 in a dict of
+    texts). Looking one up by path makes an index of them on first use; iterating does not."""
+
+    def __init__(self) -> None:
+        self._paths: list[str] = []
+        self._digests = bytearray()
+        self._where: dict[str, int] | None = None
+
+    def add(self, path: str, raw: bytes) -> None:
+        """Digest ``raw``, the bytes of the file at ``path``."""
+        self._paths.append(path)
+        self._digests += hashlib.blake2b(raw, digest_size=DIGEST_BYTES).digest()
+        self._where = None
+
+    def _at(self, position: int) -> str:
+        start = position * DIGEST_BYTES
+        return self._digests[start : start + DIGEST_BYTES].hex()
+
+    def items(self) -> ItemsView[str, str]:
+        return _DigestItems(self)
+
+    def __getitem__(self, path: str) -> str:
+        if self._where is None:
+            self._where = {known: position for position, known in enumerate(self._paths)}
+        return self._at(self._where[path])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
+class _DigestItems(ItemsView[str, str]):
+    """(path, digest) in order, without an index by path."""
+
+    _mapping: FileDigests
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        digests = self._mapping
+        return ((path, digests._at(position)) for position, path in enumerate(digests._paths))
 
 
 def _tool_fingerprint(root: Path) -> str:
@@ -170,7 +219,9 @@ class CheckCache:
             self.digests[path] = "link" if target.is_symlink() else file_digest(target)
         return self.digests[path]
 
-    def store(self, files: int, diagnostics: list[Diagnostic], digests: dict[str, str] | None = None) -> None:
+    def store(
+        self, files: int, diagnostics: list[Diagnostic], digests: Mapping[str, str] | None = None
+    ) -> None:
         """Write the answer; a cache that cannot be written is only a slower next run. ``digests`` are
         those the check took of the files it read, so they are not read again."""
         from registry._io import write_atomic

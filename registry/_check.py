@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from registry._cache import content_digest
+from registry._cache import FileDigests
 from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry._errors import RegistryError
 from registry._fastload import fast_load_bytes
-from registry._index import COLLECTIONS, Entry, RegistryIndex, check_references, expected_id, index_records
+from registry._index import COLLECTIONS, RegistryIndex, Stored, check_references, expected_id, index_records
 from registry._loader import MAX_FILE_BYTES, Document, too_large
 from registry._records import SLUG_PATTERN, Record
-from registry._store import RecordStore
 from registry._validate import validate
 from registry.rules import refs
 
@@ -39,7 +38,7 @@ class CheckResult:
     index: RegistryIndex
     selected: frozenset[str] | None = None
     failed_files: dict[str, list[Diagnostic]] = field(default_factory=dict)
-    digests: dict[str, str] = field(default_factory=dict)
+    digests: Mapping[str, str] = field(default_factory=dict)
     """The content digest of each record file, of the bytes the check read (a file it could not read has
     none): what the database's fingerprint is made of."""
 
@@ -165,23 +164,22 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
                         item, 1, 1, "not a record file: records are records/<collection>/<slug>.yaml"
                     )
                 )
-    store = RecordStore()
-    loaded: list[Entry] = []
+    stored = Stored()
     failed: dict[str, list[Diagnostic]] = {}
-    digests: dict[str, str] = {}
+    digests = FileDigests()
     for path in files:
         raw = read_file(root, path)
         if isinstance(raw, list):
             found: tuple[Record, Document] | list[Diagnostic] = raw
         else:
-            digests[path] = content_digest(raw)
+            digests.add(path, raw)
             found = load_bytes(root, path, raw)
         if isinstance(found, list):
             failed[path] = found
             diagnostics.extend(found)
         else:
-            loaded.append(Entry(path, *found, store))  # the record goes to the store; the entry stays
-    index, index_diagnostics = index_records(root, loaded, store)
+            stored.add(path, *found)  # the record goes to the store
+    index, index_diagnostics = index_records(root, stored)
     index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))
@@ -206,7 +204,8 @@ def read_file(root: Path, path: str) -> bytes | list[Diagnostic]:
     """A record file's bytes, or why they cannot be read. No more is read than a record may hold: a
     50 MB file is refused by its size, not loaded first."""
     try:
-        with open(root / path, "rb") as handle:
+        # A string, not root / path: pathlib interns the name of every file it is given, for good.
+        with open(os.path.join(root, path), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_FILE_BYTES:
                 return [too_large(path, size)]

@@ -66,20 +66,34 @@ class Models:
 
     def __init__(self, index: RegistryIndex) -> None:
         self.index = index
-        self.cache: dict[str, Geometry | None] = {}
+        # By the model's number in the store, each equal geometry once: a geometry of its own for each
+        # model, or a dict by id (which keeps the id of the first run naming the model), would hold
+        # objects made among those of reading each record until the stage ends, and the memory they
+        # are scattered through with them (measured: 6,000 geometries left a check of 30,000 records
+        # 14 MiB larger).
+        self.cache: list[Geometry | None] = [None] * len(index.store)
+        self.built = bytearray(len(index.store))
+        self.equal: dict[tuple[Any, ...], Geometry] = {}
         self.diagnostics: list[Diagnostic] = []
 
     def get(self, model_id: str) -> Geometry | None:
-        if model_id not in self.cache:
-            entry = self.index.get(model_id)
-            if entry is None or entry.kind != "model":
-                self.cache[model_id] = None
-            else:
-                self.cache[model_id] = self._build(entry)
-                # Made now, while the record is at hand: every run's page and rows ask for them.
-                entry.derived(model_layout_or_error)
-                entry.derived(model_fields)
-        return self.cache[model_id]
+        entry = self.index.get(model_id)
+        if entry is None or entry.kind != "model":
+            return None
+        number = entry.number
+        if not self.built[number]:
+            self.built[number] = 1
+            self.cache[number] = self._equal(self._build(entry))
+            # Made now, while the record is at hand: every run's page and rows ask for them.
+            entry.derived(model_layout_or_error)
+            entry.derived(model_fields)
+        return self.cache[number]
+
+    def _equal(self, geometry: Geometry | None) -> Geometry | None:
+        if geometry is None:
+            return None
+        key = (geometry.layout, tuple(sorted(geometry.fields.items())), geometry.derived)
+        return self.equal.setdefault(key, geometry)
 
     def _build(self, entry: Entry) -> Geometry | None:
         model = entry.record

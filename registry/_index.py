@@ -7,11 +7,10 @@ in Markdown resolves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from sys import intern
 from typing import Any, NamedTuple, TypeVar
 
 from registry._diagnostics import Diagnostic
@@ -30,11 +29,13 @@ _REFERENCE_FIELDS = {"model": "model", "engine": "engine", "hardware": "hardware
 
 __all__ = [
     "COLLECTIONS",
+    "Entries",
     "Entry",
     "Link",
     "Reference",
     "RegistryIndex",
     "RootNotFound",
+    "Stored",
     "check_references",
     "expected_id",
     "find_root",
@@ -60,25 +61,40 @@ class Link(NamedTuple):
 
 
 class Entry:
-    """One valid record in the index: what the cross-record checks and the pages' links need (its id,
-    path, kind, title, references and links), kept in memory; the record itself and the document that
-    locates its findings wait in the :class:`~registry._store.RecordStore` and are read back on use.
+    """One valid record in the index, as the cross-record checks and the pages' links see it: its id,
+    kind, path, title, references and links. Only the id and the record's number in the
+    :class:`~registry._store.RecordStore` are in memory: the rest, the record itself and the document
+    that locates its findings are read back from the store on use (the fields a few µs, and kept for
+    the records most asked for), so an index of any size holds little more than its ids.
 
-    Kept small, since an index holds one for every record (about 600 bytes with its texts): references
-    and links as one flat tuple each, every id as the one interned copy of its text."""
+    An entry is a view: :meth:`RegistryIndex.get` makes one on each call, and two entries are equal
+    when they show the same record."""
 
-    __slots__ = ("_derived", "_links", "_number", "_references", "_store", "id", "kind", "path", "title")
+    __slots__ = ("_number", "_store", "id")
 
-    def __init__(self, path: str, record: Record, document: Document, store: RecordStore) -> None:
-        self.id = intern(record.id)
-        self.path = path
-        self.kind = record.kind
-        self.title = record.title
-        self._references = tuple(item for pair in _references(record) for item in pair)
-        self._links = tuple(item for link in _links(record) for item in link)
+    def __init__(self, record_id: str, number: int, store: RecordStore) -> None:
+        self.id = record_id
+        self._number = number
         self._store = store
-        self._number = store.put(record, document)
-        self._derived: dict[Callable[[Any], Any], Any] | None = None
+
+    @property
+    def number(self) -> int:
+        """The record's number in the index's :class:`~registry._store.RecordStore`."""
+        return self._number
+
+    @property
+    def kind(self) -> str:
+        return self._store.kind(self._number)
+
+    @property
+    def path(self) -> str:
+        path: str = self._store.fields(self._number)[0]
+        return path
+
+    @property
+    def title(self) -> str:
+        title: str = self._store.fields(self._number)[1]
+        return title
 
     @property
     def record(self) -> Record:
@@ -101,7 +117,7 @@ class Entry:
     @property
     def references(self) -> tuple[Reference, ...]:
         """The record's reference fields, then its ``related`` items, in order."""
-        flat, found, related = self._references, [], 0
+        flat, found, related = self._store.fields(self._number)[2], [], 0
         for position in range(0, len(flat), 2):
             target, how = flat[position], flat[position + 1]
             if how == "related":
@@ -114,22 +130,86 @@ class Entry:
     @property
     def links(self) -> tuple[Link, ...]:
         """The ``[[links]]`` of the record's Markdown fields, in order."""
-        flat: tuple[Any, ...] = self._links
+        flat: tuple[Any, ...] = self._store.fields(self._number)[3]
         return tuple(Link(flat[at], flat[at + 1], flat[at + 2]) for at in range(0, len(flat), 3))
 
     def derived(self, make: Callable[[Any], T]) -> T:
-        """``make(self.record)``, made once for this entry and kept once for all entries that derive an
-        equal value: what many pages and rows ask of one model (its cache layout, its config fields)
-        without reading the record each time. The value is shared: never change it."""
-        if self._derived is None:
-            self._derived = {}
-        if make not in self._derived:
-            self._derived[make] = self._store.shared(make(self.record))
-        value: T = self._derived[make]
-        return value
+        """``make(self.record)``, made once for this record (see :meth:`RecordStore.derived
+        <registry._store.RecordStore.derived>`). The value is shared: never change it."""
+        return self._store.derived(self._number, make)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and other._store is self._store and other._number == self._number
+
+    def __hash__(self) -> int:
+        return hash((id(self._store), self._number))
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r}, {self.path!r})"
+
+
+class Entries(Mapping[str, Entry]):
+    """The index's records by id: each id and the number of its record in the store, and nothing else
+    in memory (an :class:`Entry` is made on each lookup)."""
+
+    def __init__(self, store: RecordStore, numbers: dict[str, int] | None = None) -> None:
+        self._store = store
+        self._numbers: dict[str, int] = {} if numbers is None else numbers
+
+    def add(self, record_id: str, number: int) -> None:
+        """Record ``number`` of the store, whose id is ``record_id``."""
+        self._numbers[record_id] = number
+
+    def part(self, ids: Iterable[str]) -> Entries:
+        """The entries ``ids`` alone."""
+        numbers = self._numbers
+        return Entries(self._store, {record_id: numbers[record_id] for record_id in ids})
+
+    def get(self, record_id: str, default: Any = None) -> Any:
+        number = self._numbers.get(record_id)
+        return default if number is None else Entry(record_id, number, self._store)
+
+    def __getitem__(self, record_id: str) -> Entry:
+        return Entry(record_id, self._numbers[record_id], self._store)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._numbers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._numbers)
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+
+class Stored:
+    """The records a check has written to its store, in order, with each one's id and the path of its
+    file, for :func:`index_records`.
+
+    The ids and paths are kept as text, one buffer each, while the check reads the registry: an object
+    for each, made among the many short-lived objects of reading a file, would stay scattered through
+    memory that would otherwise go back to the system (5 MiB more at the end of a check of 30,000
+    records, measured). They are made as objects once, together, when the index is built."""
+
+    def __init__(self) -> None:
+        self.store = RecordStore()
+        self._ids = bytearray()
+        self._paths = bytearray()
+
+    def add(self, path: str, record: Record, document: Document) -> None:
+        """Write ``record``, read from the file at ``path``, with its ``document`` and its entry's fields
+        (path, title, references, links and id: what :class:`Entry` shows) to the store."""
+        references = tuple(item for pair in _references(record) for item in pair)
+        links = tuple(item for link in _links(record) for item in link)
+        self.store.put(record, document, (path, record.title, references, links, record.id))
+        self._ids += record.id.encode()
+        self._ids += b"\n"  # neither an id nor a record's path holds a line break
+        self._paths += path.encode()
+        self._paths += b"\n"
+
+    def ids_and_paths(self) -> tuple[list[str], list[str]]:
+        """Each stored record's id and path, by its number in the store."""
+        return self._ids.decode().split("\n")[:-1], self._paths.decode().split("\n")[:-1]
 
 
 def _references(record: Record) -> Iterator[tuple[str, str]]:
@@ -137,9 +217,9 @@ def _references(record: Record) -> Iterator[tuple[str, str]]:
     for name in _REFERENCE_FIELDS:
         target = getattr(record, name, None)
         if isinstance(target, str):
-            yield intern(target), name
+            yield target, name
     for target in record.related:
-        yield intern(target), "related"
+        yield target, "related"
 
 
 def _links(record: Record) -> Iterator[Link]:
@@ -147,28 +227,37 @@ def _links(record: Record) -> Iterator[Link]:
         text = getattr(record, name, None)
         if text:
             for match in WIKI_LINK.finditer(text):
-                yield Link(name, intern(match.group(1).strip()), match.start())
+                yield Link(name, match.group(1).strip(), match.start())
 
 
 @dataclass
 class RegistryIndex:
     root: Path
-    entries: dict[str, Entry] = field(default_factory=dict)
+    store: RecordStore = field(default_factory=RecordStore)
+    """Where the entries' records are."""
     broken: set[str] = field(default_factory=set)
     """Ids whose file exists but did not load or validate: a reference to one is not dangling (the file's
     own findings say what is wrong), so it is not reported a second time from every record that names it."""
-    store: RecordStore = field(default_factory=RecordStore)
-    """Where the entries' records are."""
+    entries: Entries = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.entries = Entries(self.store)
 
     def held(self) -> AbstractContextManager[None]:
         """A block that reads each record once: see :meth:`RecordStore.held`."""
         return self.store.held()
 
     def get(self, record_id: str) -> Entry | None:
-        return self.entries.get(record_id)
+        found: Entry | None = self.entries.get(record_id)
+        return found
+
+    def at(self, number: int) -> Entry:
+        """The entry of record ``number`` in the :attr:`store` (see :attr:`Entry.number`)."""
+        return Entry(self.store.fields(number)[4], number, self.store)
 
     def __iter__(self) -> Iterator[Entry]:
-        return iter(self.entries[key] for key in sorted(self.entries))
+        entries = self.entries
+        return (entries[key] for key in sorted(entries))
 
     def of_kind(self, kind: str) -> list[Entry]:
         return [entry for entry in self if entry.kind == kind]
@@ -181,8 +270,8 @@ class RegistryIndex:
 
 class _Part(RegistryIndex):
     def __init__(self, whole: RegistryIndex, ids: Iterable[str]) -> None:
-        entries = {record_id: whole.entries[record_id] for record_id in ids}
-        super().__init__(whole.root, entries, whole.broken, whole.store)
+        super().__init__(whole.root, whole.store, whole.broken)
+        self.entries = whole.entries.part(ids)
         self._whole = whole
 
     def get(self, record_id: str) -> Entry | None:
@@ -197,19 +286,19 @@ def expected_id(path: str) -> str | None:
     return f"{parts[1]}/{parts[2][: -len('.yaml')]}"
 
 
-def index_records(
-    root: Path, loaded: list[Entry], store: RecordStore
-) -> tuple[RegistryIndex, list[Diagnostic]]:
-    """Build the index from the entries of validated records, whose records are in ``store``, reporting
+def index_records(root: Path, stored: Stored) -> tuple[RegistryIndex, list[Diagnostic]]:
+    """Build the index from the validated records in ``stored``, in the order of their paths, reporting
     id, collection and duplicate problems."""
-    index = RegistryIndex(root, store=store)
+    store = stored.store
+    index = RegistryIndex(root, store)
     diagnostics: list[Diagnostic] = []
-    first_path: dict[str, str] = {}
-    for entry in sorted(loaded, key=lambda item: item.path):
-        path, record_id, kind = entry.path, entry.id, entry.kind
+    ids, paths = stored.ids_and_paths()
+    entries = index.entries
+    for number in sorted(range(len(ids)), key=paths.__getitem__):
+        path, record_id, kind = paths[number], ids[number], store.kind(number)
         wanted = expected_id(path)
         if wanted is not None and record_id != wanted:
-            line, column = entry.document.locate("/id")
+            line, column = store.document(number).locate("/id")
             diagnostics.append(
                 refs.ID_MISMATCH.diagnostic(
                     path,
@@ -221,7 +310,7 @@ def index_records(
             )
         folder = path.split("/")[1] if path.count("/") >= 2 else ""
         if folder in COLLECTIONS and COLLECTIONS[folder] != kind:
-            kline, kcolumn = entry.document.locate("/kind")
+            kline, kcolumn = store.document(number).locate("/kind")
             diagnostics.append(
                 refs.WRONG_COLLECTION.diagnostic(
                     path,
@@ -232,20 +321,20 @@ def index_records(
                     pointer="/kind",
                 )
             )
-        if record_id in first_path:
-            line, column = entry.document.locate("/id")
+        first = entries.get(record_id)
+        if first is not None:
+            line, column = store.document(number).locate("/id")
             diagnostics.append(
                 refs.DUPLICATE_ID.diagnostic(
                     path,
                     line,
                     column,
-                    f"id {record_id!r} is already declared by {first_path[record_id]}",
+                    f"id {record_id!r} is already declared by {first.path}",
                     pointer="/id",
                 )
             )
             continue
-        first_path[record_id] = path
-        index.entries[record_id] = entry
+        entries.add(record_id, number)
     return index, diagnostics
 
 

@@ -1,4 +1,5 @@
-"""The record store: the check keeps each record's entry in memory, the record itself waits in a file."""
+"""The record store: the check keeps each record's id in memory; its entry's fields and the record itself
+wait in a file."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def stored() -> tuple[RecordStore, list[int]]:
     store = RecordStore(recent=2)
     index = check(REPO).index
     entries = list(index)[:3]
-    return store, [store.put(entry.record, entry.document) for entry in entries]
+    return store, [store.put(entry.record, entry.document, (entry.path,)) for entry in entries]
 
 
 def test_a_record_is_the_same_object_while_recently_used_and_an_equal_one_after(
@@ -125,5 +126,44 @@ def test_without_pread_the_store_reads_the_same_records(
     monkeypatch.setattr(_store, "_PREAD", None)
     assert [store.json(number) for number in numbers] == expected
     fresh = RecordStore(recent=1)
-    again = [fresh.put(store.record(number), store.document(number)) for number in numbers]
+    again = [
+        fresh.put(store.record(number), store.document(number), store.fields(number)) for number in numbers
+    ]
     assert [fresh.record(number) for number in again] == [store.record(number) for number in numbers]
+
+
+def test_an_entry_is_a_view_equal_to_every_other_view_of_its_record() -> None:
+    """The index makes an entry on each lookup; code that compares or collects entries still sees one
+    record as one entry."""
+    index = check(REPO).index
+    first, again = index.get("models/llama-3.1-8b"), index.entries["models/llama-3.1-8b"]
+    assert first is not None and first == again and hash(first) == hash(again)
+    assert len({entry for entry in index} | {entry for entry in index}) == len(index.entries)
+    assert first != index.get("models/deepseek-v3")
+    assert (first.kind, first.path) == ("model", "records/models/llama-3.1-8b.yaml")
+
+
+def test_the_index_keeps_ids_alone_in_memory() -> None:
+    """What an entry shows besides its id is read back from the store, so no entry outlives its use."""
+    from registry._index import Entry
+
+    def entries_alive() -> int:
+        gc.collect()
+        return sum(1 for item in gc.get_objects() if type(item) is Entry)
+
+    before = entries_alive()
+    index = check(REPO).index
+    assert len(index.entries) > 10 and entries_alive() == before
+    assert [entry.title for entry in index] == [entry.record.title for entry in index]
+
+
+def test_the_digests_are_each_file_s_content_digest_in_the_order_read() -> None:
+    from registry._cache import content_digest
+    from registry._check import discover
+
+    result = check(REPO)
+    paths = list(result.digests)
+    assert paths == discover(REPO)[0]
+    for path, digest in result.digests.items():
+        assert digest == content_digest((REPO / path).read_bytes()) == result.digests[path]
+    assert len(result.digests) == len(paths)

@@ -116,8 +116,8 @@ def fingerprint_of(digests: Mapping[str, str]) -> str:
     (:attr:`registry._check.CheckResult.digests`): a database built from a checked index is stamped
     with exactly the bytes that were checked, and a file edited since makes it stale."""
     digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
-    for relative in sorted(digests):
-        digest.update(f"{relative}\0{digests[relative]}\n".encode())
+    for relative, content in sorted(digests.items()):
+        digest.update(f"{relative}\0{content}\n".encode())
     return digest.hexdigest()
 
 
