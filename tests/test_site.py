@@ -406,3 +406,33 @@ def test_work_alongside_the_pages_runs_once_and_its_error_is_raised(tmp_path: Pa
 
     with pytest.raises(OSError, match="disk full"):
         render_records(context, root / "site", workers=workers, alongside=failing)
+
+
+def test_backlinks_name_every_record_that_points_at_each_record_and_how() -> None:
+    """Kept as numbers, the backlinks still give, for each record, each record that names it (in a
+    reference field, ``related`` or a ``[[link]]``), sorted, each way once."""
+    from registry.site._context import SiteContext
+
+    repo = Path(__file__).resolve().parents[1]
+    result = check(repo)
+    expected: dict[str, set[tuple[str, str]]] = {}
+    for entry in result.index:
+        record = entry.record
+        pointed = [(getattr(record, name, None), name) for name in ("model", "engine", "hardware")]
+        pointed += [(target, "related") for target in record.related]
+        pointed += [(link.target, "link") for link in entry.links]
+        for target, how in pointed:
+            if isinstance(target, str) and target != entry.id:
+                expected.setdefault(target, set()).add((entry.id, how))
+    backlinks = SiteContext.from_check(result).backlinks
+    assert any(len(sources) > 1 for sources in expected.values())
+    for entry in result.index:
+        assert backlinks.get(entry.id) == sorted(expected.get(entry.id, ()))
+    assert backlinks.get("models/no-such-record") == []
+
+
+def test_a_record_page_links_back_to_the_records_that_name_it(generated: Path) -> None:
+    text = _page(generated, _paths.record_page("models/example-llama"))
+    listed = text.split('<ul class="backlinks">', 1)[1].split("</ul>", 1)[0]
+    assert '<a href="../kv-efficiency/example-claims.html">' in listed
+    assert re.search(r"</a> \([a-z, ]*model[a-z, ]*\)</li>", listed)

@@ -116,7 +116,7 @@ def links(context: SiteContext, entry: Entry, page: str) -> str:
     heading: a heading costs every page an entry in its table of contents."""
     related = _unique([target for target, how in _outgoing(entry) if how != "link"])
     incoming: dict[str, list[str]] = {}
-    for source, how in context.backlinks.get(entry.id, []):
+    for source, how in context.backlinks.get(entry.id):
         incoming.setdefault(source, []).append(how)
     parts: list[object] = []
     if related:
