@@ -115,13 +115,13 @@ class Backlinks:
     """For each record, the records that point at it and how, as :meth:`get` gives them.
 
     Kept as numbers: for every link, the number of the record it comes from and how, in two arrays
-    ordered by the record it points at, and where each record's part starts in a third (about 13 bytes
-    a link and 8 a record). A dict of lists of pairs took about 80 bytes a link, and made an object for
+    ordered by the record it points at, and where each record's part starts in a third (about 9 bytes
+    a link and 4 a record). A dict of lists of pairs took about 80 bytes a link, and made an object for
     each, for as long as the site is made."""
 
     def __init__(self, index: RegistryIndex) -> None:
         self._index = index
-        targets, sources, hows = array("q"), array("q"), bytearray()
+        targets, sources, hows = array("i"), array("i"), bytearray()
         for entry in index:  # in id order, so each record's sources are in id order too
             for target, how in outgoing(entry):
                 found = index.get(target) if target != entry.id else None
@@ -129,13 +129,13 @@ class Backlinks:
                     targets.append(found.number)
                     sources.append(entry.number)
                     hows.append(HOWS.index(how))
-        starts = array("q", bytes(8 * (len(index.store) + 1)))
+        starts = array("i", bytes(4 * (len(index.store) + 1)))
         for pointed in targets:
             starts[pointed + 1] += 1
         for number in range(len(index.store)):
             starts[number + 1] += starts[number]
-        self._starts, self._sources, self._hows = starts, array("q", sources), bytearray(hows)
-        free = array("q", starts)  # where each record's next source goes: sources keep their order
+        self._starts, self._sources, self._hows = starts, array("i", sources), bytearray(hows)
+        free = array("i", starts)  # where each record's next source goes: sources keep their order
         for at, pointed in enumerate(targets):
             self._sources[free[pointed]], self._hows[free[pointed]] = sources[at], hows[at]
             free[pointed] += 1
