@@ -140,9 +140,9 @@ class RecordStore:
 
     def fields(self, number: int) -> tuple[Any, ...]:
         """The entry's fields written with record ``number``; the last :data:`FIELDS` read are kept."""
-        found: tuple[Any, ...] = self._kept(
-            self._fields, FIELDS, number, self._offsets[number], self._record_at[number]
-        )
+        found: tuple[Any, ...] | None = self._fields.get(number)  # the common case, without a call
+        if found is None:
+            found = self._kept(self._fields, FIELDS, number, self._offsets[number], self._record_at[number])
         return found
 
     def derived(self, number: int, make: Callable[[Any], T]) -> T:
