@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from registry._diagnostics import Diagnostic, Severity
+from registry._lines import Lines
 
 CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
@@ -89,19 +90,16 @@ class FileDigests(Mapping[str, str]):
     one up by path makes an index of them on first use."""
 
     def __init__(self) -> None:
-        self._paths = bytearray()
+        self._paths = Lines()
         self._digests = bytearray()
         self._where: dict[str, int] | None = None
 
     def add(self, path: str, raw: bytes) -> None:
         """Digest ``raw``, the bytes of the file at ``path`` (which holds no line break: see
         :func:`registry._check.discover`)."""
-        self._paths += path.encode() + b"\n"
+        self._paths.append(path)
         self._digests += hashlib.blake2b(raw, digest_size=DIGEST_BYTES).digest()
         self._where = None
-
-    def _listed(self) -> list[str]:
-        return self._paths.decode().split("\n")[:-1]
 
     def _at(self, position: int) -> str:
         start = position * DIGEST_BYTES
@@ -112,11 +110,11 @@ class FileDigests(Mapping[str, str]):
 
     def __getitem__(self, path: str) -> str:
         if self._where is None:
-            self._where = {known: position for position, known in enumerate(self._listed())}
+            self._where = {known: position for position, known in enumerate(self._paths.texts())}
         return self._at(self._where[path])
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._listed())
+        return iter(self._paths.texts())
 
     def __len__(self) -> int:
         return len(self._digests) // DIGEST_BYTES
@@ -129,7 +127,7 @@ class _DigestItems(ItemsView[str, str]):
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         digests = self._mapping
-        return ((path, digests._at(position)) for position, path in enumerate(digests._listed()))
+        return ((path, digests._at(position)) for position, path in enumerate(digests._paths.texts()))
 
 
 def _tool_fingerprint(root: Path) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from registry._diagnostics import Diagnostic
+from registry._lines import Lines
 from registry._loader import Document
 from registry._records import KINDS, WIKI_LINK, Record
 from registry._root import RootNotFound, find_root
@@ -193,8 +194,8 @@ class Stored:
 
     def __init__(self) -> None:
         self.store = RecordStore()
-        self._ids = bytearray()
-        self._paths = bytearray()
+        self._ids = Lines()
+        self._paths = Lines()
 
     def add(self, path: str, record: Record, document: Document) -> None:
         """Write ``record``, read from the file at ``path``, with its ``document`` and its entry's fields
@@ -202,14 +203,12 @@ class Stored:
         references = tuple(item for pair in _references(record) for item in pair)
         links = tuple(item for link in _links(record) for item in link)
         self.store.put(record, document, (path, record.title, references, links, record.id))
-        self._ids += record.id.encode()
-        self._ids += b"\n"  # neither an id nor a record's path holds a line break
-        self._paths += path.encode()
-        self._paths += b"\n"
+        self._ids.append(record.id)  # neither an id nor a record's path holds a line break
+        self._paths.append(path)
 
     def ids_and_paths(self) -> tuple[list[str], list[str]]:
         """Each stored record's id and path, by its number in the store."""
-        return self._ids.decode().split("\n")[:-1], self._paths.decode().split("\n")[:-1]
+        return self._ids.texts(), self._paths.texts()
 
 
 def _references(record: Record) -> Iterator[tuple[str, str]]:
