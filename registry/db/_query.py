@@ -71,8 +71,8 @@ READ_LIMIT = "16MB"
 export), where it would otherwise keep every block it reads until the connection closes."""
 
 
-def within_limit(connection: Any, work: Callable[[], T]) -> T:
-    """``work()`` on ``connection``, held to :data:`READ_LIMIT`; when DuckDB cannot do it within the
+def within_limit(connection: Any, work: Callable[[], T], limit: str = READ_LIMIT) -> T:
+    """``work()`` on ``connection``, held to ``limit``; when DuckDB cannot do it within the
     limit, once more under DuckDB's own (a share of the machine's memory). DuckDB reads 2,048 rows at a
     time whatever is asked for, and a record's notes and methodology may hold 20,000 characters each:
     2,048 such records are about 160 MB of text (measured: 500 rows of 120 KB could not be read under
@@ -86,7 +86,7 @@ def within_limit(connection: Any, work: Callable[[], T]) -> T:
         try:
             return work()
         finally:
-            connection.execute(f"SET memory_limit = '{READ_LIMIT}'")
+            connection.execute(f"SET memory_limit = '{limit}'")
 
 
 @contextmanager
