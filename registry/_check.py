@@ -21,6 +21,7 @@ from registry._errors import RegistryError
 from registry._fastload import fast_load_bytes
 from registry._index import COLLECTIONS, RegistryIndex, Stored, check_references, expected_id, index_records
 from registry._loader import MAX_FILE_BYTES, Document, too_large
+from registry._memory import return_freed_memory
 from registry._records import SLUG_PATTERN, Record
 from registry._validate import validate
 from registry.rules import refs
@@ -189,6 +190,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
         diagnostics.extend(check_formulas(index))
     reported = [d for d in diagnostics if _selected(d.path, selection)]
     checked = sum(1 for path in files if _selected(path, selection))
+    return_freed_memory()  # for the database build or the site that may follow
     return CheckResult(root, checked, sort_diagnostics(reported), index, selection, failed, digests)
 
 

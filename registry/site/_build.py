@@ -118,6 +118,9 @@ def build_site(
     generated = generate(root, result, progress=progress, downloads=downloads)
     seconds.update(generated.seconds)
     if render:
+        from registry._memory import return_freed_memory
+
+        return_freed_memory()  # this process waits while MkDocs runs: 12 MiB less at 10,000 records
         started = time.perf_counter()
         run_mkdocs(root, target)
         seconds["mkdocs"] = time.perf_counter() - started
