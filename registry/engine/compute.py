@@ -199,7 +199,7 @@ def unsupported(reason: str) -> GroupPlan:
 # ---------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GroupResult:
     """One layer group's bytes at the context, for the whole batch, split by part.
 
@@ -226,7 +226,7 @@ class GroupResult:
         return len(self.layers)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CacheResult:
     """The whole cache at ``context_tokens`` and ``batch``: totals, parts, groups, and the trace."""
 
