@@ -18,19 +18,20 @@ from registry.db._query import within_limit
 from registry.db._tables import TABLES
 
 ROW_GROUP_BYTES = 4 << 20
-"""A Parquet row group holds about this many bytes of a table (a narrow table's group holds many
-thousand rows, a group of records with their JSON about 1,300)."""
+"""A Parquet row group holds about this many bytes of a table (a narrow table's group holds tens of
+thousands of rows, a group of records with their JSON about 1,800)."""
 
 LIMIT = "24MB"
 """DuckDB's memory limit while it writes the files. It streams a table through, a row group at a time,
 and keeps the blocks it has read, up to the limit, until the connection closes.
 
 Measured exporting a database of 30,000 records, in a process that had opened nothing else: DuckDB
-writing the files peaked 62 MiB above what the process held before, and kept 37 MiB, in 0.85 s (77 MiB
+writing the files peaked 61 MiB above what the process held before and kept 36 MiB, in 0.85 s (69 MiB
 and 0.77 s at 32 MB; at 16 MB a row group of 4 MB of records does not fit). Reading the tables back
-into Arrow, 2,048 rows at a time under 16 MB, and writing them with pyarrow peaked 110 MiB higher and
-kept 88 MiB, in 0.7 s, for files a tenth larger; in the site generator, whose peak this was, it cost
-15-20 MiB at 30,000 records, 5 at 10,000."""
+into Arrow, 2,048 rows at a time under 16 MB, and writing them with pyarrow, as the export did before,
+peaked 105-107 MiB higher and kept 86 MiB, in 0.7 s, for files 8% larger. In the site generator,
+where the export was the peak, DuckDB's own writing lowered that peak by 5 MiB at 10,000 records and
+15-22 MiB at 30,000; the database build is the peak now."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
