@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import platform
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -12,8 +13,10 @@ from registry import _memory
 
 
 @pytest.fixture(autouse=True)
-def _fresh() -> None:
+def _fresh() -> Iterator[None]:
     _memory._trim.cache_clear()
+    yield
+    _memory._trim.cache_clear()  # not the stand-in C library of a test below
 
 
 @pytest.mark.skipif(

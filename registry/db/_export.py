@@ -9,7 +9,7 @@ Parquet stores exactly. Each is written atomically.
 from __future__ import annotations
 
 import os
-import tempfile
+import uuid
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -51,13 +51,11 @@ def export_parquet(database: Path, out_dir: Path) -> list[Path]:
 
 
 def _export_table(connection: Any, name: str, target: Path) -> None:
-    """One table into ``target``: DuckDB writes a temporary file beside it, which then replaces it.
-
-    One thread keeps the rows in the table's order."""
+    """One table into ``target``: DuckDB writes a new file beside it (with the usual permissions, as
+    any file it creates), which then replaces it. One thread keeps the rows in the table's order."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(handle)
-    quoted = temporary.replace("'", "''")
+    temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    quoted = str(temporary).replace("'", "''")
     try:
         connection.execute(
             f"COPY \"{name}\" TO '{quoted}' "
@@ -65,5 +63,5 @@ def _export_table(connection: Any, name: str, target: Path) -> None:
         )
         os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise

@@ -67,8 +67,8 @@ def run_queries(path: Path, queries: Sequence[str], *, keep: int | None = None) 
 
 
 READ_LIMIT = "16MB"
-"""DuckDB's memory limit while the site reads the database back (the worked queries, the Parquet
-export), where it would otherwise keep every block it reads until the connection closes."""
+"""DuckDB's memory limit while the site reads the database back for the worked queries, where it would
+otherwise keep every block it reads until the connection closes (the Parquet export has its own)."""
 
 
 def within_limit(connection: Any, work: Callable[[], T], limit: str = READ_LIMIT) -> T:
