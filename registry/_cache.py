@@ -77,10 +77,14 @@ def file_digest(path: Path) -> str:
 def content_digest(raw: bytes) -> str:
     """A record file's content digest, as the cache and the database's fingerprint know it; the check
     takes it of the bytes it reads (:attr:`registry._check.CheckResult.digests`)."""
-    return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).hexdigest()
+    return _digest(raw).hex()
 
 
 DIGEST_BYTES = 16
+
+
+def _digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).digest()
 
 
 class FileDigests(Mapping[str, str]):
@@ -98,7 +102,7 @@ class FileDigests(Mapping[str, str]):
         """Digest ``raw``, the bytes of the file at ``path`` (which holds no line break: see
         :func:`registry._check.discover`)."""
         self._paths.append(path)
-        self._digests += hashlib.blake2b(raw, digest_size=DIGEST_BYTES).digest()
+        self._digests += _digest(raw)
         self._where = None
 
     def _at(self, position: int) -> str:
