@@ -110,6 +110,26 @@ def test_record_pages_are_searchable_but_not_in_the_navigation(built: Path) -> N
     assert "Example article" in record_text and "per token =" not in record_text  # traces are not indexed
     home = (built / "index.html").read_text(encoding="utf-8")
     assert "generated/models/index.html" in home and "example-llama.html" not in home.split("md-content")[0]
+    # A record page carries the top-level tabs, not every section's pages: the navigation is pruned.
+    record = (built / "generated/models/example-llama.html").read_text(encoding="utf-8")
+    navigation = record.split("md-content")[0]
+    assert "md-tabs" in navigation and "reference/fields.html" not in navigation
+    assert 'href="fields.html"' in (built / "generated/reference/cli.html").read_text(encoding="utf-8")
+
+
+def test_search_finds_a_record_by_its_own_page_not_by_the_pages_that_list_it(built: Path) -> None:
+    """Link lists, the hardware-fit table and the cache grid's explanation (the same on every model
+    page) are left out of the search index; a record's title, facts and prose stay in."""
+    index = json.loads((built / "search/search_index.json").read_text(encoding="utf-8"))
+    text = {doc["location"]: doc["text"] for doc in index["docs"]}
+    model = "generated/models/example-llama.html"
+    assert "Example model card" in text[f"{model}#sources"]
+    assert "llama" in text[f"{model}#model"]  # the model_type fact
+    for section in ("links", "128k-sequences-per-hardware", "cache-per-token-and-per-sequence"):
+        assert text[f"{model}#{section}"] == ""
+    on_model_pages = [body for location, body in text.items() if location.startswith("generated/models/")]
+    assert on_model_pages and not [body for body in on_model_pages if "Example GPU" in body]
+    assert "Example GPU" in text["generated/hardware/example-gpu.html#hardware"]
 
 
 def test_downloads_are_published(built: Path) -> None:

@@ -125,19 +125,21 @@ BLOCK_TAGS = (
 """Start tags that open a raw HTML block for Python-Markdown (each followed by ``>`` or a space)."""
 
 
-def block(*parts: object, class_: str | None = None) -> str:
+def block(*parts: object, class_: str | None = None, searchable: bool = True) -> str:
     """Raw HTML for a Markdown page, with blank lines around it so Markdown passes it through.
 
     Markdown (Python-Markdown, which both MkDocs and Zensical use) passes a block that opens with a
     block-level tag through untouched up to its matching closing tag, blank lines inside included, so
     no Markdown syntax in record text is ever interpreted. When every part opens with a block-level
-    tag the parts are passed as they are; otherwise (or with a ``class_``) they are wrapped in one
-    ``<div>``, so that no part is ever read as Markdown.
+    tag the parts are passed as they are; otherwise (or with a ``class_``, or not ``searchable``) they
+    are wrapped in one ``<div>``, so that no part is ever read as Markdown. A block that is not
+    ``searchable`` carries ``data-search-exclude``: the site's search leaves it out of its index.
     """
     texts = [str(escape(part)) for part in parts if part != ""]
-    if class_ is None and texts and all(_opens_block(text) for text in texts):
+    if class_ is None and searchable and texts and all(_opens_block(text) for text in texts):
         return "\n" + "\n\n".join(texts) + "\n\n"
-    return f"\n<div{attrs({'class': class_})}>{''.join(texts)}</div>\n\n"
+    opening = attrs({"class": class_, "data-search-exclude": not searchable})
+    return f"\n<div{opening}>{''.join(texts)}</div>\n\n"
 
 
 def _opens_block(text: str) -> bool:

@@ -130,7 +130,7 @@ def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
         "engine's reasons follow the grid.",
         class_="table-note",
     )
-    yield element("pre", cache_grid(model, layout), class_="grid", data_search_exclude=True)
+    yield element("pre", cache_grid(model, layout), class_="grid")
 
 
 def chart_contexts(layout: Layout) -> list[int]:

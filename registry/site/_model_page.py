@@ -49,7 +49,8 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
     else:
         parts += [
             "## Geometry by layer group\n" + block(_geometry(layout)),
-            "## Cache per token and per sequence\n" + block(*cache_tables(model, layout)),
+            # The grid's explanation is the same on every model page: not worth a search hit.
+            "## Cache per token and per sequence\n" + block(*cache_tables(model, layout), searchable=False),
             "## Memory against context\n" + block(_chart(memory_chart(model, layout), page, files)),
             _hardware_section(context, page, model, layout),
         ]
@@ -190,7 +191,9 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         ),
         class_="table-note",
     )
-    return "## 128K sequences per hardware\n" + block(body, note)
+    # Out of the search index: every model page names every hardware record here, so a search for a
+    # device would list every model (they made about half of a model page's index entries).
+    return "## 128K sequences per hardware\n" + block(body, note, searchable=False)
 
 
 def _config_source(model: Model) -> str:

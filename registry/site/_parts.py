@@ -113,7 +113,9 @@ def _source(source: Source) -> Html:
 
 def links(context: SiteContext, entry: Entry, page: str) -> str:
     """Related records (what this record points at) and backlinks (what points at it), under one
-    heading: a heading costs every page an entry in its table of contents."""
+    heading: a heading costs every page an entry in its table of contents. Left out of the search
+    index: a search for a record's name should find that record's page, not every page that links
+    to it."""
     related = _unique([target for target, how in _outgoing(entry) if how != "link"])
     incoming: dict[str, list[str]] = {}
     for source, how in context.backlinks.get(entry.id):
@@ -133,7 +135,7 @@ def links(context: SiteContext, entry: Entry, page: str) -> str:
             for source, hows in incoming.items()
         )
         parts += [element("p", element("strong", "Linked from")), Html(f'<ul class="backlinks">{items}</ul>')]
-    return "## Links\n" + block(*parts) if parts else ""
+    return "## Links\n" + block(*parts, searchable=False) if parts else ""
 
 
 def _how(hows: list[str]) -> str:
