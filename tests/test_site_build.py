@@ -130,6 +130,11 @@ def test_search_finds_a_record_by_its_own_page_not_by_the_pages_that_list_it(bui
     on_model_pages = [body for location, body in text.items() if location.startswith("generated/models/")]
     assert on_model_pages and not [body for body in on_model_pages if "Example GPU" in body]
     assert "Example GPU" in text["generated/hardware/example-gpu.html#hardware"]
+    # An index page's rows and the home page's chart name every record: their pages are indexed instead.
+    assert "records." in text["generated/models/index.html"]  # the introduction stays
+    assert not [
+        body for location, body in text.items() if "index.html" in location and "Example Llama" in body
+    ]
 
 
 def test_downloads_are_published(built: Path) -> None:

@@ -249,7 +249,8 @@ def render_collection(folder: str, count: int, rows: Iterable[str]) -> Iterator[
     headers, numeric = HEADERS[folder]
     written = f"{count:,} record{'s' if count != 1 else ''}."
     yield _parts.front_matter(title, hide=("toc",)) + f"# {title}\n\n{COLLECTION_INTROS[folder]} {written}\n"
-    opening, closing = block(_ROWS, class_=f"collection collection-{folder}").split(_ROWS)
+    # The rows stay out of the search index: each row's record has a page of its own there.
+    opening, closing = block(_ROWS, class_=f"collection collection-{folder}", searchable=False).split(_ROWS)
     yield opening
     yield from table_parts(headers, rows, sortable=True, numeric=numeric)
     yield closing
@@ -294,5 +295,5 @@ def render_home_summary(collected: Collected) -> str:
         + "## KV cache at 128K, every model\n\n"
         f"bf16 KV cache, `{CHART_LAYOUT}` engine layout, one sequence of {HEADLINE_CONTEXT:,} tokens. "
         "The scale is logarithmic: each step is a factor of two.\n"
-        + block(headline_chart(collected.bars), class_="chart")
+        + block(headline_chart(collected.bars), class_="chart", searchable=False)
     )
