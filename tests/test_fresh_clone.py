@@ -31,3 +31,7 @@ def test_make_run_works_on_a_clean_clone(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "all clean" in done.stderr
     assert (clone / ".venv" / "bin" / "registry").exists()
+    # The main job ends with the database and the site built, and says where the site is.
+    assert (clone / "build" / "registry.duckdb").is_file()
+    home = clone / "build" / "site" / "index.html"
+    assert home.is_file() and f"Site built: {home}" in done.stdout
