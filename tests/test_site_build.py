@@ -118,8 +118,9 @@ def test_record_pages_are_searchable_but_not_in_the_navigation(built: Path) -> N
 
 
 def test_search_finds_a_record_by_its_own_page_not_by_the_pages_that_list_it(built: Path) -> None:
-    """Link lists, the hardware-fit table and the cache grid's explanation (the same on every model
-    page) are left out of the search index; a record's title, facts and prose stay in."""
+    """Link lists, the hardware-fit table, the cache grid's explanation (the same on every model page),
+    the collection tables' rows and the home page's chart are left out of the search index; a record's
+    title, facts, sources and prose stay in."""
     index = json.loads((built / "search/search_index.json").read_text(encoding="utf-8"))
     text = {doc["location"]: doc["text"] for doc in index["docs"]}
     model = "generated/models/example-llama.html"
