@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import sys
 from functools import cache
 from typing import Any
@@ -13,6 +12,8 @@ def _trim() -> Any:
     """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows)."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here, not at the top: every command that checks imports this module (2 ms)
+
     try:
         return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
