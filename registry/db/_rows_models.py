@@ -12,6 +12,8 @@ from registry.db._engine_results import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
     KV_DTYPES,
+    STANDARD_CONTEXTS,
+    cache_ladder,
     cache_result,
     reasons,
 )
@@ -217,7 +219,8 @@ def _group_row(
     return row
 
 
-LADDER = [(e, d, label, t) for e in ENGINE_LAYOUTS for d in KV_DTYPES for label, t in CONTEXT_LADDER]
+LADDER_LAYOUTS = [(e, d) for e in ENGINE_LAYOUTS for d in KV_DTYPES]
+LADDER = [(e, d, label, t) for e, d in LADDER_LAYOUTS for label, t in CONTEXT_LADDER]
 """Every (engine layout, KV dtype, context label, tokens) a model has a ``kv_at_context`` row for."""
 
 
@@ -233,7 +236,9 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
         if layout is None:
             continue
         if layout not in by_layout:
-            by_layout[layout] = [cache_result(layout, e, d, t, traced=False) for e, d, _, t in LADDER]
+            by_layout[layout] = [
+                result for e, d in LADDER_LAYOUTS for result in cache_ladder(layout, e, d, STANDARD_CONTEXTS)
+            ]
         models.extend([model] * len(LADDER))
         results.extend(by_layout[layout])
     steps = LADDER * (len(models) // len(LADDER))

@@ -18,7 +18,7 @@ The formulas below are the architectural ones; engine layouts call them with the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -154,31 +154,44 @@ def compressed_entries(context_tokens: int, ratio: int) -> int:
 
 @dataclass(frozen=True)
 class Settings:
-    """What one computation asks for; engines read dtypes and the context from here."""
+    """The formats one computation asks for; engines read dtypes from here. The context is not part of
+    it: a plan holds for every context, and its components say how many entries each one keeps."""
 
-    context_tokens: int
     kv_dtype: DType
     state_dtype: DType | None = None
     model_dtype: DType | None = None
 
 
+EntryRule = Callable[[int], tuple[int, str]]
+"""How many entries a component keeps at context ``t``, and how that was found, in words for the trace
+("" when it is simply ``t``): a window, a chunk, block rounding."""
+
+
+def every_token(context_tokens: int) -> tuple[int, str]:
+    """One entry per token: ``t``."""
+    return context_tokens, ""
+
+
+def one_state(context_tokens: int) -> tuple[int, str]:
+    """One entry whatever the context: a fixed state."""
+    return 1, ""
+
+
 @dataclass(frozen=True)
 class Component:
-    """One thing a layer keeps: ``entries`` entries of ``entry_bytes`` each, per layer and sequence.
+    """One thing a layer keeps: ``entries(t)`` entries of ``entry_bytes`` each, per layer and sequence.
 
     ``growth`` is what one more token adds per layer once every window is full (``entry_bytes`` for a
     growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state).
-    ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints; ``entries_note`` says how
-    ``entries`` was found (a window, block rounding) when it is not simply ``t``.
+    ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints.
     """
 
     part: Part
     label: str
     entry_bytes: Fraction
     entry_factors: tuple[tr.Factor, ...]
-    entries: int
+    entries: EntryRule
     growth: Fraction
-    entries_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -268,20 +281,20 @@ def _group_header(group: LayerGroup) -> str:
     return f"{name} × {group.count} {plural} ({tr.layer_span(group.layers)})"
 
 
-def _sequence_bytes(component: Component, layers: int) -> tuple[Bytes, Bytes]:
-    """One component's bytes across the group's layers for one entry, and for one sequence at the
-    context (its entries: tokens kept, or one fixed state)."""
+def _sequence_bytes(component: Component, layers: int, entries: int) -> tuple[Bytes, Bytes]:
+    """One component's bytes across the group's layers for one entry, and for one sequence keeping
+    ``entries`` entries (tokens kept, or one fixed state)."""
     per_layer_total = layers * _as_bytes(component.entry_bytes)
     if component.part == "fixed":
         return per_layer_total, per_layer_total
-    return per_layer_total, component.entries * per_layer_total
+    return per_layer_total, entries * per_layer_total
 
 
-def _component_lines(component: Component, layers: int, settings: Settings) -> tuple[list[str], Bytes]:
-    """Trace lines for one component and its bytes for one sequence at the context."""
-    per_layer_total, sequence_bytes = _sequence_bytes(component, layers)
+def _component_lines(component: Component, layers: int, t: int) -> tuple[list[str], Bytes]:
+    """Trace lines for one component and its bytes for one sequence at context ``t``."""
+    entries, note = component.entries(t)
+    per_layer_total, sequence_bytes = _sequence_bytes(component, layers, entries)
     factors: list[tr.Factor] = [layers, *component.entry_factors]
-    t = settings.context_tokens
     if component.part == "fixed":
         label = component.label or "fixed state"
         lines = [
@@ -290,10 +303,24 @@ def _component_lines(component: Component, layers: int, settings: Settings) -> t
         ]
         return lines, sequence_bytes
     label = f"{component.label} per token" if component.label else "per token"
-    context = tr.context_line(t, [component.entries, per_layer_total], sequence_bytes)
-    if component.entries_note:
-        context += f" ({component.entries_note})"
+    context = tr.context_line(t, [entries, per_layer_total], sequence_bytes)
+    if note:
+        context += f" ({note})"
     return [tr.product_line(label, factors, per_layer_total), context], sequence_bytes
+
+
+def _group_lines(group: LayerGroup, plan: GroupPlan, t: int, batch: int) -> tuple[str, ...]:
+    """The trace of a group the engine has a plan for, at context ``t``."""
+    lines = [_group_header(group), *plan.notes]
+    per_sequence: Bytes = 0
+    for component in plan.components:
+        component_lines, sequence_bytes = _component_lines(component, group.count, t)
+        lines.extend(component_lines)
+        per_sequence += sequence_bytes
+    if batch > 1:
+        sequence = tr.byte_count(Fraction(per_sequence))
+        lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {sequence}")
+    return tuple(lines)
 
 
 def _not_computable(group: LayerGroup, error: MissingDimension) -> str:
@@ -330,34 +357,53 @@ def _as_bytes(value: Bytes) -> Bytes:
     return value.numerator if value.denominator == 1 else value
 
 
-def evaluate_group(
-    group: LayerGroup, rules: EngineRules, settings: Settings, batch: int, traced: bool = True
-) -> GroupResult:
-    """One group's bytes under an engine's rules, with its trace (an empty one unless ``traced``); never
-    raises for unknown dimensions."""
-    header = _group_header(group) if traced else ""
+def plan_group(group: LayerGroup, rules: EngineRules, settings: Settings) -> GroupPlan | MissingDimension:
+    """The engine's plan for a group, which holds at every context; or the dimension it lacks."""
     try:
-        plan = rules.plan(group.mechanism, settings)
+        return rules.plan(group.mechanism, settings)
     except MissingDimension as error:
-        message = _not_computable(group, error)
+        return error
+
+
+def evaluate_group(
+    group: LayerGroup,
+    rules: EngineRules,
+    plan: GroupPlan | MissingDimension,
+    context_tokens: int,
+    batch: int,
+    traced: bool = True,
+) -> GroupResult:
+    """One group's bytes at ``context_tokens`` under an engine's :func:`plan <plan_group>` for it, with
+    its trace (an empty one unless ``traced``); never raises for unknown dimensions."""
+    if isinstance(plan, MissingDimension) or not plan.supported:
+        return _refused(group, rules, plan, traced)
+    lines = _group_lines(group, plan, context_tokens, batch) if traced else ()
+    return _group_figures(group, plan, context_tokens, batch, lines)
+
+
+def _refused(
+    group: LayerGroup, rules: EngineRules, plan: GroupPlan | MissingDimension, traced: bool
+) -> GroupResult:
+    """A group with no figure at any context: a dimension it needs is unknown, or the engine does not
+    handle its mechanism."""
+    header = _group_header(group) if traced else ""
+    if isinstance(plan, MissingDimension):
+        message = _not_computable(group, plan)
         return _blank(group, True, "", [header, f"not computable: {message}"] if traced else [], (message,))
-    if not plan.supported:
-        lines = [header, f"not supported by {rules.key}: {plan.reason}"] if traced else []
-        return _blank(group, False, plan.reason, lines, ())
-    lines = [header, *plan.notes] if traced else []
+    lines = [header, f"not supported by {rules.key}: {plan.reason}"] if traced else []
+    return _blank(group, False, plan.reason, lines, ())
+
+
+def _group_figures(
+    group: LayerGroup, plan: GroupPlan, t: int, batch: int, trace: tuple[str, ...]
+) -> GroupResult:
+    """The bytes of a group the engine has a plan for, at context ``t``, for the whole batch."""
     parts: dict[Part, Bytes] = {"growing": 0, "window": 0, "fixed": 0}
     growth: Bytes = 0
     for component in plan.components:
-        if traced:
-            component_lines, sequence_bytes = _component_lines(component, group.count, settings)
-            lines.extend(component_lines)
-        else:
-            sequence_bytes = _sequence_bytes(component, group.count)[1]
-        parts[component.part] += sequence_bytes * batch
+        entries = 1 if component.part == "fixed" else component.entries(t)[0]
+        parts[component.part] += _sequence_bytes(component, group.count, entries)[1] * batch
         growth += group.count * _as_bytes(component.growth)
-    if batch > 1 and traced:
-        per_sequence = Fraction(sum(parts.values()), batch)
-        lines.append(f"batch {tr.number(batch)} → {tr.number(batch)} × {tr.byte_count(per_sequence)}")
     whole = {part: _whole_bytes(value) for part, value in parts.items()}
     return GroupResult(
         mechanism=group.mechanism.kind,
@@ -371,7 +417,7 @@ def evaluate_group(
         fixed_bytes=whole["fixed"],
         bytes_at_context=sum(whole.values()),
         not_computable=(),
-        trace=tuple(lines),
+        trace=trace,
     )
 
 
@@ -408,6 +454,12 @@ def _summary_lines(
     return lines
 
 
+def _checked(name: str, value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} is a whole number of {what} >= 1, not {value!r}")
+    return value
+
+
 def compute(
     layout: Layout,
     *,
@@ -427,15 +479,65 @@ def compute(
     the model computes it" (``None``: taken from an unquantized ``kv_dtype``, else not computable).
     Multi-token-prediction layers are left out unless ``include_mtp``. Without ``traced`` the result
     has the same figures and reasons and an empty trace: what a table of figures needs, for about
-    60% of the time (writing the trace is the other 40%).
+    60% of the time (writing the trace is the other 40%); :func:`compute_ladder` gives them at several
+    contexts at once.
     """
-    if isinstance(context_tokens, bool) or not isinstance(context_tokens, int) or context_tokens < 1:
-        raise ValueError(f"context_tokens is a whole number of tokens >= 1, not {context_tokens!r}")
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch is a whole number of sequences >= 1, not {batch!r}")
+    _checked("context_tokens", context_tokens, "tokens")
+    _checked("batch", batch, "sequences")
     return _compute(
         layout, context_tokens, batch, kv_dtype, state_dtype, engine, model_dtype, include_mtp, traced
     )
+
+
+def compute_ladder(
+    layout: Layout,
+    contexts: Sequence[int],
+    *,
+    batch: int = 1,
+    kv_dtype: str = "bf16",
+    state_dtype: str | None = None,
+    engine: str = "ideal",
+    model_dtype: str | None = None,
+    include_mtp: bool = False,
+) -> tuple[CacheResult, ...]:
+    """Untraced results at each of ``contexts``, in order: the same results as :func:`compute` with
+    ``traced=False`` at each, for a fraction of the time, because each layer group is planned once
+    (a plan holds at every context). What a table or a chart of one model's figures asks for."""
+    for tokens in contexts:
+        _checked("context_tokens", tokens, "tokens")
+    _checked("batch", batch, "sequences")
+    rules, settings = _rules(engine, kv_dtype, state_dtype, model_dtype)
+    groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
+    steps: list[GroupResult | tuple[LayerGroup, GroupPlan]] = []  # a group's figures, or how to find them
+    for group in groups:
+        plan = plan_group(group, rules, settings)
+        if isinstance(plan, GroupPlan) and plan.supported:
+            steps.append((group, plan))
+        else:
+            steps.append(_refused(group, rules, plan, False))
+    reasons = _reasons([step for step in steps if isinstance(step, GroupResult)])
+    ladder = []
+    for tokens in contexts:
+        results = tuple(
+            step if isinstance(step, GroupResult) else _group_figures(*step, tokens, batch, ())
+            for step in steps
+        )
+        ladder.append(_assemble(layout, rules, settings, tokens, batch, results, False, reasons))
+    return tuple(ladder)
+
+
+def _rules(
+    engine: str, kv_dtype: str, state_dtype: str | None, model_dtype: str | None
+) -> tuple[EngineRules, Settings]:
+    # Imported here because the engine rules are built from the formulas above.
+    from registry.engine.engines import get_engine
+
+    settings = Settings(
+        kv_dtype=get_dtype(kv_dtype),
+        state_dtype=get_dtype(state_dtype) if state_dtype is not None else None,
+        model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
+    )
+    return get_engine(engine), settings
 
 
 @lru_cache(maxsize=16384)
@@ -452,30 +554,29 @@ def _compute(
 ) -> CacheResult:
     # A pure function of hashable values, so results are shared: many records name the same model
     # at the same context, and a registry checks each combination once.
-    # Imported here because the engine rules are built from the formulas above.
-    from registry.engine.engines import get_engine
-
-    rules = get_engine(engine)
-    settings = Settings(
-        context_tokens=context_tokens,
-        kv_dtype=get_dtype(kv_dtype),
-        state_dtype=get_dtype(state_dtype) if state_dtype is not None else None,
-        model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
-    )
+    rules, settings = _rules(engine, kv_dtype, state_dtype, model_dtype)
     groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
-    results = tuple(evaluate_group(g, rules, settings, batch, traced) for g in groups)
-    return _assemble(layout, rules, settings, batch, results, traced)
+    results = tuple(
+        evaluate_group(g, rules, plan_group(g, rules, settings), context_tokens, batch, traced)
+        for g in groups
+    )
+    return _assemble(layout, rules, settings, context_tokens, batch, results, traced)
 
 
 def _assemble(
     layout: Layout,
     rules: EngineRules,
     settings: Settings,
+    context_tokens: int,
     batch: int,
     results: tuple[GroupResult, ...],
     traced: bool = True,
+    reasons: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> CacheResult:
-    blocked = any(not g.supported or g.not_computable for g in results)
+    """The whole cache from its groups' results; ``reasons`` are :func:`_reasons` of ``results``, when
+    the caller has them already."""
+    not_computable, unsupported = _reasons(results) if reasons is None else reasons
+    blocked = bool(not_computable or unsupported)
     totals: dict[str, int | None] = dict.fromkeys(("growing", "window", "fixed", "total"))
     per_token: Bytes | None = None
     if not blocked:  # every group has every figure
@@ -490,7 +591,7 @@ def _assemble(
         lines.append(
             f"engine layout {rules.key} ({rules.title}) · KV {settings.kv_dtype.name}"
             + (f" · state {state}" if state else "")
-            + f" · t = {tr.number(settings.context_tokens)} · batch {tr.number(batch)}"
+            + f" · t = {tr.number(context_tokens)} · batch {tr.number(batch)}"
         )
         lines.extend(layout.notes)
         for group in results:
@@ -499,7 +600,7 @@ def _assemble(
     return CacheResult(
         model_type=layout.model_type,
         engine=rules.key,
-        context_tokens=settings.context_tokens,
+        context_tokens=context_tokens,
         batch=batch,
         kv_dtype=settings.kv_dtype.name,
         state_dtype=state,
@@ -510,8 +611,16 @@ def _assemble(
         fixed_bytes=totals["fixed"],
         groups=results,
         trace=tuple(lines),
-        not_computable=tuple(m for g in results for m in g.not_computable),
-        unsupported=tuple(
+        not_computable=not_computable,
+        unsupported=unsupported,
+    )
+
+
+def _reasons(results: Sequence[GroupResult]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Why groups have no figures: the dimensions unknown, and the mechanisms the engine does not handle."""
+    return (
+        tuple(m for g in results for m in g.not_computable),
+        tuple(
             f"{g.mechanism} layers {tr.layer_span(g.layers)}: {g.reason}" for g in results if not g.supported
         ),
     )

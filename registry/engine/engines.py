@@ -23,10 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from registry.engine.compute import (
     Component,
     EngineRules,
+    EntryRule,
     GroupPlan,
     MissingDimension,
     Settings,
@@ -34,10 +36,12 @@ from registry.engine.compute import (
     attention_factors,
     chunk_tokens,
     compressed_entries,
+    every_token,
     indexer_entry_bytes,
     mla_entry_bytes,
     mla_expanded_entry_bytes,
     mla_factors,
+    one_state,
     require,
     state_tensor_elements,
     unsupported,
@@ -138,31 +142,30 @@ class Ideal(EngineRules):
         heads, k, v = require(mechanism, "num_kv_heads", "head_dim", "v_head_dim")
         element = settings.kv_dtype.bytes_per_element
         entry = attention_entry_bytes(heads, k, v, element)
-        return Component("growing", "", entry, tuple(attention_factors(heads, k, v, element)), 0, entry)
+        factors = tuple(attention_factors(heads, k, v, element))
+        return Component("growing", "", entry, factors, self._full(mechanism), entry)
+
+    def _full(self, mechanism: Mechanism) -> EntryRule:
+        """:meth:`full_entries` for ``mechanism``, as a rule of the context."""
+        return partial(self.full_entries, mechanism=mechanism)
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
         """Full attention keeps K and V of every token (:func:`attention_entry_bytes`)."""
-        base = self.kv_component(mechanism, settings)
-        entries, note = self.full_entries(settings.context_tokens, mechanism)
-        return GroupPlan((replace(base, entries=entries, entries_note=note),))
+        return GroupPlan((self.kv_component(mechanism, settings),))
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
         """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
         (window,) = require(mechanism, "window")
         base = self.kv_component(mechanism, settings)
-        entries, note = self.window_entries(settings.context_tokens, window, mechanism)
-        return GroupPlan(
-            (replace(base, part="window", entries=entries, growth=Fraction(0), entries_note=note),)
-        )
+        entries = partial(self.window_entries, window=window, mechanism=mechanism)
+        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
 
     def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
         """A chunked-attention layer keeps the tokens of its current chunk only."""
         (chunk,) = require(mechanism, "chunk")
         base = self.kv_component(mechanism, settings)
-        entries, note = self.chunk_entries(settings.context_tokens, chunk, mechanism)
-        return GroupPlan(
-            (replace(base, part="window", entries=entries, growth=Fraction(0), entries_note=note),)
-        )
+        entries = partial(self.chunk_entries, chunk=chunk, mechanism=mechanism)
+        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
 
     # -- MLA
 
@@ -171,20 +174,18 @@ class Ideal(EngineRules):
         rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
         element = settings.kv_dtype.bytes_per_element
         entry = mla_entry_bytes(rank, rope, element)
-        entries, note = self.full_entries(settings.context_tokens, mechanism)
-        latent = Component(
-            "growing", "", entry, tuple(mla_factors(rank, rope, element)), entries, entry, note
-        )
-        return GroupPlan((latent, *self.indexer(mechanism, settings, entries, note)))
+        entries = self._full(mechanism)
+        latent = Component("growing", "", entry, tuple(mla_factors(rank, rope, element)), entries, entry)
+        return GroupPlan((latent, *self.indexer(mechanism, settings, entries)))
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: int, note: str) -> tuple[Component, ...]:
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
         """DeepSeek-V3.2's indexer keys, one per token, in the KV dtype (:func:`indexer_entry_bytes`)."""
         if mechanism.index_head_dim is None:
             return ()
         element = settings.kv_dtype.bytes_per_element
         entry = indexer_entry_bytes(mechanism.index_head_dim, element)
         factors = (mechanism.index_head_dim, element)
-        return (Component("growing", "indexer keys", entry, factors, entries, entry, note),)
+        return (Component("growing", "indexer keys", entry, factors, entries, entry),)
 
     # -- recurrent state
 
@@ -209,7 +210,7 @@ class Ideal(EngineRules):
         factors: tuple[Factor, ...] = (
             tuple(terms[0]) if len(terms) == 1 else (parenthesized_sum([product(t) for t in terms]),)
         )
-        return GroupPlan((Component("fixed", "", total, factors, 1, Fraction(0)),))
+        return GroupPlan((Component("fixed", "", total, factors, one_state, Fraction(0)),))
 
     # -- sequence-compressed attention
 
@@ -218,23 +219,25 @@ class Ideal(EngineRules):
         (ratio,) = require(mechanism, "ratio")
         element = settings.kv_dtype.bytes_per_element
         entry, factors = _inner_entry(mechanism.inner, element)
-        t = settings.context_tokens
-        count = compressed_entries(t, ratio)
-        note = f"⌈t / {number(ratio)}⌉ entries"
-        parts = [
-            Component(
-                "growing", f"compressed (1 per {number(ratio)})", entry, factors, count, entry / ratio, note
-            )
-        ]
+        count = partial(_compressed, ratio=ratio, note=f"⌈t / {number(ratio)}⌉ entries")
+        label = f"compressed (1 per {number(ratio)})"
+        parts = [Component("growing", label, entry, factors, count, entry / ratio)]
         if mechanism.window is not None:
-            kept = window_tokens(t, mechanism.window)
-            note_w = f"min(t, {number(mechanism.window)})"
-            parts.append(Component("window", "local window", entry, factors, kept, Fraction(0), note_w))
+            kept = partial(_window, window=mechanism.window, note=f"min(t, {number(mechanism.window)})")
+            parts.append(Component("window", "local window", entry, factors, kept, Fraction(0)))
         if mechanism.index_head_dim is not None:
             idx = indexer_entry_bytes(mechanism.index_head_dim, element)
             idx_factors = (mechanism.index_head_dim, element)
-            parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio, note))
+            parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio))
         return GroupPlan(tuple(parts))
+
+
+def _compressed(t: int, ratio: int, note: str) -> tuple[int, str]:
+    return compressed_entries(t, ratio), note
+
+
+def _window(t: int, window: int, note: str) -> tuple[int, str]:
+    return window_tokens(t, window), note
 
 
 def _inner_entry(inner: MLA | Attention, element: Fraction) -> tuple[Fraction, tuple[Factor, ...]]:
@@ -320,13 +323,13 @@ class VLLM(Ideal):
             return super().mla(mechanism, settings)
         return _fp8_ds_mla(self, mechanism, settings)
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: int, note: str) -> tuple[Component, ...]:
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
         """Indexer keys in fp8 with one float32 scale per 128 values, whatever the KV dtype.
 
         ``Indexer.__init__`` (``vllm/model_executor/models/deepseek_v2.py``) builds
         ``DeepseekV32IndexerCache(head_dim=index_head_dim + index_head_dim // 128 * 4, dtype=uint8)``.
         """
-        return _fp8_indexer(mechanism, entries, note)
+        return _fp8_indexer(mechanism, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """Conv state in the model dtype; the recurrent state in ``mamba_ssm_cache_dtype``.
@@ -398,10 +401,10 @@ class SGLang(Ideal):
             return super().mla(mechanism, settings)
         return _fp8_ds_mla(self, mechanism, settings)
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: int, note: str) -> tuple[Component, ...]:
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
         """Indexer keys in fp8 plus one float32 scale per 128 values (``quant_block_size = 128``,
         ``index_k_dtype`` float8_e4m3fn, scale float32 in the DSA pool of ``memory_pool.py``)."""
-        return _fp8_indexer(mechanism, entries, note)
+        return _fp8_indexer(mechanism, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """Conv state bf16 (``SGLANG_MAMBA_CONV_DTYPE`` default), recurrent state float32 unless the config,
@@ -426,23 +429,23 @@ def _fp8_ds_mla(engine: Ideal, mechanism: MLA, settings: Settings) -> GroupPlan:
     rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
     if (rank, rope) != (512, 64):
         return unsupported(f"the 656-byte fp8 record is defined for a 512 + 64 latent, not {rank} + {rope}")
-    entries, note = engine.full_entries(settings.context_tokens, mechanism)
+    entries = engine._full(mechanism)
     record = Fraction(DS_MLA_FP8_RECORD)
-    latent = Component("growing", "", record, (DS_MLA_FP8_RECORD,), entries, record, note)
+    latent = Component("growing", "", record, (DS_MLA_FP8_RECORD,), entries, record)
     explain = (
         "fp8 latent record: 512 fp8 + 4 float32 scales + 64 bf16 RoPE = 512 + 16 + 128 = 656 B per token"
     )
-    return GroupPlan((latent, *engine.indexer(mechanism, settings, entries, note)), notes=(explain,))
+    return GroupPlan((latent, *engine.indexer(mechanism, settings, entries)), notes=(explain,))
 
 
-def _fp8_indexer(mechanism: MLA, entries: int, note: str) -> tuple[Component, ...]:
+def _fp8_indexer(mechanism: MLA, entries: EntryRule) -> tuple[Component, ...]:
     """Indexer keys stored as fp8 plus one float32 scale per 128 values: ``d + d // 128 × 4`` bytes."""
     if mechanism.index_head_dim is None:
         return ()
     dim = mechanism.index_head_dim
     entry = Fraction(dim + dim // 128 * 4)
     factors: tuple[Factor, ...] = (parenthesized_sum([dim, f"{dim} / 128 × 4"]),)
-    return (Component("growing", "indexer keys", entry, factors, entries, entry, note),)
+    return (Component("growing", "indexer keys", entry, factors, entries, entry),)
 
 
 # ---------------------------------------------------------------- llama.cpp
@@ -603,13 +606,13 @@ class Transformers(Ideal):
         element = settings.kv_dtype.bytes_per_element
         entry = mla_expanded_entry_bytes(heads, nope, rope, v, element)
         factors: tuple[Factor, ...] = (heads, parenthesized_sum([nope, rope, v]), element)
-        latent = Component("growing", "expanded K + V", entry, factors, settings.context_tokens, entry)
-        return GroupPlan((latent, *self.indexer(mechanism, settings, settings.context_tokens, "")))
+        latent = Component("growing", "expanded K + V", entry, factors, every_token, entry)
+        return GroupPlan((latent, *self.indexer(mechanism, settings, every_token)))
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: int, note: str) -> tuple[Component, ...]:
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
         """``DynamicIndexedLayer.update_indexer`` concatenates the indexer keys in their own dtype (the
         model dtype): ``index_head_dim`` values per token (``cache_utils.py``, 5.x)."""
-        return super().indexer(mechanism, settings, entries, note)
+        return super().indexer(mechanism, settings, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """States are kept in the dtype of the tensors a layer hands to the cache

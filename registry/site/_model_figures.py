@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,14 +17,21 @@ from registry.engine.compute import CacheResult
 from registry.engine.layout import Layout
 from registry.engine.variants import variant_layout
 from registry.site._html import Html, element
-from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, bytes_text, cache_result
+from registry.site._results import (
+    CONTEXT_LADDER,
+    ENGINE_LAYOUTS,
+    KV_DTYPES,
+    STANDARD_CONTEXTS,
+    bytes_text,
+    cache_ladder,
+)
 from registry.site._svg import Series, line_chart
 
 CHART_START = 1024
 """The chart's first context: 1K tokens."""
 
 
-def _unsupported_everywhere(results: list[CacheResult | str]) -> str | None:
+def _unsupported_everywhere(results: Sequence[CacheResult | str]) -> str | None:
     """The engine's reason when it gives no figure at any context for a dtype (it cannot store it)."""
     reasons: set[str] = set()
     for result in results:
@@ -34,8 +41,8 @@ def _unsupported_everywhere(results: list[CacheResult | str]) -> str | None:
     return "; ".join(sorted(reasons))
 
 
-def _ladder(layout: Layout, engine: str, kv_dtype: str) -> list[CacheResult | str]:
-    return [cache_result(layout, engine, kv_dtype, tokens, traced=False) for _, tokens in CONTEXT_LADDER]
+def _ladder(layout: Layout, engine: str, kv_dtype: str) -> tuple[CacheResult | str, ...]:
+    return cache_ladder(layout, engine, kv_dtype, STANDARD_CONTEXTS)
 
 
 def _grid_figure(result: CacheResult | str, beyond: bool) -> str:
@@ -57,7 +64,7 @@ def _exact(result: CacheResult | str) -> str:
     return f"{value:,}" if value.denominator == 1 else f"{float(value):,.2f}"
 
 
-def _problems(results: list[CacheResult | str]) -> list[str]:
+def _problems(results: Sequence[CacheResult | str]) -> list[str]:
     """Why some figure of a ladder is missing: the engine's own words, once each."""
     found: list[str] = []
     for result in results:
@@ -133,7 +140,7 @@ def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
     yield element("pre", cache_grid(model, layout), class_="grid")
 
 
-def chart_contexts(layout: Layout) -> list[int]:
+def chart_contexts(layout: Layout) -> tuple[int, ...]:
     """1K, the standard ladder, and every window or chunk in between, where a line bends."""
     contexts = {CHART_START, *(tokens for _, tokens in CONTEXT_LADDER)}
     top = max(contexts)
@@ -142,15 +149,15 @@ def chart_contexts(layout: Layout) -> list[int]:
             size = getattr(mechanism, name, None)
             if isinstance(size, int) and CHART_START < size < top:
                 contexts.add(size)
-    return sorted(contexts)
+    return tuple(sorted(contexts))
 
 
-def _points(layout: Layout, engine: str, contexts: list[int]) -> tuple[tuple[int, int | None], ...]:
-    points = []
-    for tokens in contexts:
-        result = cache_result(layout, engine, "bf16", tokens, traced=False)
-        points.append((tokens, None if isinstance(result, str) else result.total_bytes))
-    return tuple(points)
+def _points(layout: Layout, engine: str, contexts: tuple[int, ...]) -> tuple[tuple[int, int | None], ...]:
+    results = cache_ladder(layout, engine, "bf16", contexts)
+    return tuple(
+        (tokens, None if isinstance(result, str) else result.total_bytes)
+        for tokens, result in zip(contexts, results, strict=True)
+    )
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from registry.engine import (
     SlidingWindow,
     StateTensor,
     compute,
+    compute_ladder,
     layout_from_layers,
     uniform_layout,
 )
@@ -215,3 +216,58 @@ def test_an_untraced_result_has_the_traced_figures_and_reasons() -> None:
                     compared += 1
                     untraced_refusals += untraced.total_bytes is None
     assert compared > 1000 and untraced_refusals > 0  # the refusals' reasons were compared too
+
+
+def _boundaries(layout: object) -> list[int]:
+    """Contexts where figures turn: block and padding edges, and either side of every window and chunk."""
+    contexts = {1, 16, 17, 63, 64, 65, 255, 256, 257, 4_096, 4_097, 131_072, 1_048_576}
+    for group in (*layout.groups, *layout.mtp_groups):  # type: ignore[attr-defined]
+        for name in ("window", "chunk"):
+            size = getattr(group.mechanism, name, None)
+            if isinstance(size, int):
+                contexts |= {size - 1, size, size + 1, size + 512, 2 * size + 1}
+    return sorted(c for c in contexts if c >= 1)
+
+
+def test_a_ladder_gives_what_computing_each_context_gives() -> None:
+    """:func:`compute_ladder` plans each group once for several contexts; its results are exactly
+    :func:`compute`'s untraced ones at each context, in order, for every real layout under every engine
+    layout and format, with batches, multi-token-prediction layers and refusals."""
+    from registry.engine import ENGINE_KEYS
+
+    compared = refused = 0
+    for layout in _registry_layouts():
+        contexts = _boundaries(layout)
+        for engine in (*ENGINE_KEYS, "transformers@5.14"):
+            for kv_dtype in ("bf16", "fp8", "q8_0", "q4_0"):
+                for batch, include_mtp in ((1, False), (3, True)):
+                    settings = {
+                        "batch": batch,
+                        "kv_dtype": kv_dtype,
+                        "engine": engine,
+                        "include_mtp": include_mtp,
+                    }
+                    ladder = compute_ladder(layout, contexts, **settings)  # type: ignore[arg-type]
+                    one_by_one = tuple(
+                        compute(layout, context_tokens=t, traced=False, **settings)  # type: ignore[arg-type]
+                        for t in contexts
+                    )
+                    assert ladder == one_by_one, (layout.model_type, settings)  # type: ignore[attr-defined]
+                    compared += len(contexts)
+                    refused += sum(result.total_bytes is None for result in ladder)
+    assert compared > 50_000 and refused > 0
+
+
+@pytest.mark.parametrize(("contexts", "batch"), [((4096, 0), 1), ((-5,), 1), ((10,), 0), ((True,), 1)])
+def test_a_ladder_takes_positive_whole_numbers(contexts: tuple[int, ...], batch: int) -> None:
+    with pytest.raises(ValueError, match="whole number"):
+        compute_ladder(uniform_layout("x", FULL, 1), contexts, batch=batch)
+
+
+def test_a_ladder_of_a_state_in_the_model_dtype_takes_it() -> None:
+    """The formats reach every context's plan: a recurrent state stored in the model dtype is not
+    computable from a quantized KV format alone, and is once the model dtype is given."""
+    layout = uniform_layout("x", Recurrent("mamba2", (StateTensor("ssm", (8, 64, 128)),)), 2)
+    assert [r.total_bytes for r in compute_ladder(layout, (1, 1000), kv_dtype="fp8")] == [None, None]
+    given = compute_ladder(layout, (1, 1000), kv_dtype="fp8", model_dtype="bf16")
+    assert [r.total_bytes for r in given] == [2 * 8 * 64 * 128 * 2] * 2
