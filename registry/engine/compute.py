@@ -506,8 +506,7 @@ def compute_ladder(
     for tokens in contexts:
         _checked("context_tokens", tokens, "tokens")
     _checked("batch", batch, "sequences")
-    rules, settings = _rules(engine, kv_dtype, state_dtype, model_dtype)
-    groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
+    rules, settings, groups = _prepare(layout, engine, kv_dtype, state_dtype, model_dtype, include_mtp)
     steps: list[GroupResult | tuple[LayerGroup, GroupPlan]] = []  # a group's figures, or how to find them
     for group in groups:
         plan = plan_group(group, rules, settings)
@@ -526,9 +525,15 @@ def compute_ladder(
     return tuple(ladder)
 
 
-def _rules(
-    engine: str, kv_dtype: str, state_dtype: str | None, model_dtype: str | None
-) -> tuple[EngineRules, Settings]:
+def _prepare(
+    layout: Layout,
+    engine: str,
+    kv_dtype: str,
+    state_dtype: str | None,
+    model_dtype: str | None,
+    include_mtp: bool,
+) -> tuple[EngineRules, Settings, tuple[LayerGroup, ...]]:
+    """The engine layout's rules, the formats asked for, and the layer groups to count."""
     # Imported here because the engine rules are built from the formulas above.
     from registry.engine.engines import get_engine
 
@@ -537,7 +542,8 @@ def _rules(
         state_dtype=get_dtype(state_dtype) if state_dtype is not None else None,
         model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
     )
-    return get_engine(engine), settings
+    groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
+    return get_engine(engine), settings, groups
 
 
 @lru_cache(maxsize=16384)
@@ -554,8 +560,7 @@ def _compute(
 ) -> CacheResult:
     # A pure function of hashable values, so results are shared: many records name the same model
     # at the same context, and a registry checks each combination once.
-    rules, settings = _rules(engine, kv_dtype, state_dtype, model_dtype)
-    groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
+    rules, settings, groups = _prepare(layout, engine, kv_dtype, state_dtype, model_dtype, include_mtp)
     results = tuple(
         evaluate_group(g, rules, plan_group(g, rules, settings), context_tokens, batch, traced)
         for g in groups
