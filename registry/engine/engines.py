@@ -233,10 +233,12 @@ class Ideal(EngineRules):
 
 
 def _compressed(t: int, ratio: int, note: str) -> tuple[int, str]:
+    """:func:`compressed_entries` as an entry rule (with ``ratio`` and ``note`` bound)."""
     return compressed_entries(t, ratio), note
 
 
 def _window(t: int, window: int, note: str) -> tuple[int, str]:
+    """:func:`window_tokens` as an entry rule (with ``window`` and ``note`` bound)."""
     return window_tokens(t, window), note
 
 

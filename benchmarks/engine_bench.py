@@ -1,0 +1,109 @@
+"""The engine's figures for a model: one context at a time, against a ladder of contexts at once.
+
+A model page's grid and the database's ``kv_at_context`` table ask for the same figures: every engine
+layout, KV format and standard context (6 × 4 × 4 = 96 for each cache geometry). This times them both
+ways over every distinct geometry of a registry, with the memoised results cleared before each run:
+
+- one at a time: :func:`registry.db._engine_results.cache_result` for each figure;
+- as ladders: :func:`registry.db._engine_results.cache_ladder` for each layout and format, which plans
+  each layer group once for the four contexts.
+
+By default it generates a synthetic registry of 10,000 records whose models have geometries of their
+own (``benchmarks/generate.py --distinct-geometries``); ``--registry`` times a registry on disk instead.
+
+    .venv/bin/python benchmarks/engine_bench.py --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.generate import generate  # noqa: E402
+from registry._check import load_file  # noqa: E402
+from registry._geometry import model_layout_or_error  # noqa: E402
+from registry._records import Model  # noqa: E402
+from registry.db import _engine_results as results  # noqa: E402
+from registry.db._rows_models import LADDER, LADDER_LAYOUTS  # noqa: E402
+from registry.engine.layout import Layout  # noqa: E402
+
+compute_module = importlib.import_module("registry.engine.compute")
+
+
+def distinct_layouts(root: Path) -> list[Layout]:
+    """Every distinct cache layout among the model records of the registry at ``root``, in file order."""
+    found: dict[Layout, None] = {}
+    for path in sorted((root / "records" / "models").glob("*.yaml")):
+        loaded = load_file(root, path.relative_to(root).as_posix())
+        if isinstance(loaded, tuple) and isinstance(loaded[0], Model):
+            layout, _ = model_layout_or_error(loaded[0])
+            if layout is not None:
+                found.setdefault(layout)
+    return list(found)
+
+
+def one_at_a_time(layouts: list[Layout]) -> None:
+    for layout in layouts:
+        for engine, kv_dtype, _, tokens in LADDER:
+            results.cache_result(layout, engine, kv_dtype, tokens, traced=False)
+
+
+def as_ladders(layouts: list[Layout]) -> None:
+    for layout in layouts:
+        for engine, kv_dtype in LADDER_LAYOUTS:
+            results.cache_ladder(layout, engine, kv_dtype, results.STANDARD_CONTEXTS)
+
+
+def best_of(repeat: int, work: Callable[[list[Layout]], None], layouts: list[Layout]) -> float:
+    """The fastest of ``repeat`` runs, each with every memoised result forgotten first."""
+    times = []
+    for _ in range(repeat):
+        results.cache_result.cache_clear()
+        results.cache_ladder.cache_clear()
+        compute_module._compute.cache_clear()
+        started = time.perf_counter()
+        work(layouts)
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--registry", type=Path, help="a registry on disk (default: a synthetic one)")
+    parser.add_argument(
+        "--records", type=int, default=10000, help="the synthetic registry's size (default 10,000)"
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="runs each way, the best reported (default 5)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="engine-bench-"))
+    try:
+        root = args.registry
+        if root is None:
+            root = work / "registry"
+            generate(root, args.records, distinct_geometries=True)
+        layouts = distinct_layouts(root)
+        figures = len(layouts) * len(LADDER)
+        print(f"{len(layouts):,} distinct cache layouts, {len(LADDER)} figures each ({figures:,} in all)")
+        for name, run in (("one at a time", one_at_a_time), ("as ladders", as_ladders)):
+            seconds = best_of(args.repeat, run, layouts)
+            print(
+                f"{name:>14}: {seconds:6.3f} s, {seconds / len(layouts) * 1e3:5.2f} ms a layout, "
+                f"{seconds / figures * 1e6:5.1f} µs a figure (best of {args.repeat})"
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
