@@ -23,6 +23,8 @@ Factor = int | Fraction | str
 
 def number(value: int | Fraction) -> str:
     """Write a number exactly: ``131072`` → ``131,072``, ``17/16`` → ``1.0625``, ``1/3`` → ``1/3``."""
+    if isinstance(value, int):  # most numbers of a trace: no fraction to make
+        return format_int(value)
     exact = Fraction(value)
     if exact.denominator == 1:
         return format_int(exact.numerator)
