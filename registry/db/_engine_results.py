@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from registry.engine.compute import CacheResult, compute, compute_ladder
+from registry.engine.compute import CacheResult, Ladder, compute, compute_ladder
 from registry.engine.engines import ENGINE_KEYS, UnknownEngineError, get_engine
 from registry.engine.layout import Layout
 
@@ -73,16 +73,14 @@ def cache_result(
 
 
 @lru_cache(maxsize=2048)
-def cache_ladder(
-    layout: Layout, engine: str, kv_dtype: str, contexts: tuple[int, ...]
-) -> tuple[CacheResult | str, ...]:
-    """The engine's untraced results at each of ``contexts``, as :func:`cache_result` gives them one at a
-    time, from one plan of the layout (:func:`~registry.engine.compute.compute_ladder`): what a model's
-    table and chart and its ``kv_at_context`` rows ask for."""
+def cache_ladder(layout: Layout, engine: str, kv_dtype: str, contexts: tuple[int, ...]) -> Ladder | str:
+    """The engine's figures at each of ``contexts`` (:func:`~registry.engine.compute.compute_ladder`),
+    or the reason it could not compute any (an unknown engine or format: a message, never an
+    exception): what a model's table and chart and its ``kv_at_context`` rows ask for."""
     try:
         return compute_ladder(layout, contexts, kv_dtype=kv_dtype, engine=engine)
-    except ValueError as error:  # an unknown engine or format: the same reason at every context
-        return (str(error),) * len(contexts)
+    except ValueError as error:
+        return str(error)
 
 
 STANDARD_CONTEXTS = tuple(tokens for _, tokens in CONTEXT_LADDER)
@@ -103,7 +101,7 @@ def engine_key(written: str) -> str | None:
     return written
 
 
-def reasons(result: CacheResult) -> str | None:
+def reasons(result: CacheResult | Ladder) -> str | None:
     """Why a result has no total, in one line (NULL when it has one)."""
     parts = [*result.unsupported, *result.not_computable]
     return "; ".join(parts) if parts else None

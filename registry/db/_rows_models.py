@@ -18,7 +18,7 @@ from registry.db._engine_results import (
     reasons,
 )
 from registry.db._values import Columns, as_json, columns_of
-from registry.engine.compute import CacheResult, GroupResult
+from registry.engine.compute import CacheResult, GroupResult, Ladder
 from registry.engine.layout import (
     MLA,
     Attention,
@@ -227,23 +227,24 @@ LADDER = [(e, d, label, t) for e, d in LADDER_LAYOUTS for label, t in CONTEXT_LA
 def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
     """One row per model, engine layout, KV dtype and ladder context, built column by column.
 
-    Models with equal layouts (one geometry, many records) share one list of results.
+    Models with equal layouts (one geometry, many records) share one list of figures.
     """
-    by_layout: dict[Layout, list[CacheResult | str]] = {}
+    by_layout: dict[Layout, list[_Figures]] = {}
     models: list[Model] = []
-    results: list[CacheResult | str] = []
+    figures: list[_Figures] = []
     for model, layout, _ in found:
         if layout is None:
             continue
         if layout not in by_layout:
             by_layout[layout] = [
-                result for e, d in LADDER_LAYOUTS for result in cache_ladder(layout, e, d, STANDARD_CONTEXTS)
+                rung
+                for e, d in LADDER_LAYOUTS
+                for rung in _rungs(cache_ladder(layout, e, d, STANDARD_CONTEXTS))
             ]
         models.extend([model] * len(LADDER))
-        results.extend(by_layout[layout])
+        figures.extend(by_layout[layout])
     steps = LADDER * (len(models) // len(LADDER))
-    computed = [r if isinstance(r, CacheResult) else None for r in results]
-    totals = [None if r is None else r.total_bytes for r in computed]
+    totals = [row[1] for row in figures]
     return {
         "model_id": [m.id for m in models],
         "layout": [step[0] for step in steps],
@@ -255,14 +256,32 @@ def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) 
             for m, step in zip(models, steps, strict=True)
         ],
         "computable": [total is not None for total in totals],
-        "kv_bytes_per_token": [None if r is None else r.bytes_per_token for r in computed],
+        "kv_bytes_per_token": [row[0] for row in figures],
         "total_bytes": totals,
-        "growing_bytes": [None if r is None else r.growing_bytes for r in computed],
-        "window_bytes": [None if r is None else r.window_bytes for r in computed],
-        "fixed_bytes": [None if r is None else r.fixed_bytes for r in computed],
+        "growing_bytes": [row[2] for row in figures],
+        "window_bytes": [row[3] for row in figures],
+        "fixed_bytes": [row[4] for row in figures],
         "total_gib": [None if total is None else total / 2**30 for total in totals],
-        "not_computable": [r if isinstance(r, str) else reasons(r) for r in results],
+        "not_computable": [row[5] for row in figures],
     }
+
+
+_Figures = tuple[Any, int | None, int | None, int | None, int | None, str | None]
+"""A ``kv_at_context`` row's figures: bytes per token, total, growing, window and fixed bytes, and why
+some are missing."""
+
+
+def _rungs(ladder: Ladder | str) -> list[_Figures]:
+    """The figures of each context of a ladder; for a ladder the engine refused, its message at each."""
+    if isinstance(ladder, str):
+        return [(None, None, None, None, None, ladder)] * len(STANDARD_CONTEXTS)
+    why = reasons(ladder)
+    return [
+        (ladder.bytes_per_token, *parts, why)
+        for parts in zip(
+            ladder.total_bytes, ladder.growing_bytes, ladder.window_bytes, ladder.fixed_bytes, strict=True
+        )
+    ]
 
 
 def result_columns(result: CacheResult | str) -> Row:

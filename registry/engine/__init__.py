@@ -3,6 +3,7 @@
 from registry.engine.compute import (
     CacheResult,
     GroupResult,
+    Ladder,
     attention_entry_bytes,
     chunk_tokens,
     compressed_entries,
@@ -60,6 +61,7 @@ __all__ = [
     "Compressed",
     "DType",
     "GroupResult",
+    "Ladder",
     "LayerGroup",
     "Layout",
     "LayoutError",

@@ -265,6 +265,33 @@ class CacheResult:
         return self.total_bytes is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """One layout's figures at several contexts (:func:`compute_ladder`): ``total_bytes[i]`` and the
+    parts beside it are :class:`CacheResult`'s figures at ``contexts[i]``, ``None`` where it has none.
+    What does not depend on the context is held once: the growth per token and the reasons a figure is
+    missing (a group's formula needs an unknown dimension, or the engine does not handle it)."""
+
+    model_type: str
+    engine: str
+    contexts: tuple[int, ...]
+    batch: int
+    kv_dtype: str
+    state_dtype: str | None
+    bytes_per_token: Bytes | None
+    growing_bytes: tuple[int | None, ...]
+    window_bytes: tuple[int | None, ...]
+    fixed_bytes: tuple[int | None, ...]
+    total_bytes: tuple[int | None, ...]
+    not_computable: tuple[str, ...] = ()
+    unsupported: tuple[str, ...] = ()
+
+    @property
+    def computable(self) -> bool:
+        """True when every group was supported and every needed dimension known."""
+        return self.bytes_per_token is not None
+
+
 # ---------------------------------------------------------------- evaluating a group
 
 
@@ -394,28 +421,54 @@ def _refused(
     return _blank(group, False, plan.reason, lines, ())
 
 
+Term = tuple[Part, EntryRule, Bytes]
+"""One component of a group's plan as the ladder and a single context both count it: its part, its
+entry rule, and what one of its entries costs across the group's layers for the whole batch."""
+
+
+def _terms(group: LayerGroup, plan: GroupPlan, batch: int) -> tuple[Term, ...]:
+    """The :data:`Term` of each component of ``plan``: what depends on the context is left to the rule."""
+    return tuple((c.part, c.entries, _sequence_bytes(c, group.count, 1)[0] * batch) for c in plan.components)
+
+
+def _parts_at(terms: Sequence[Term], t: int) -> tuple[int, int, int]:
+    """A group's growing, window and fixed bytes at context ``t``, each rounded up to whole bytes."""
+    parts: dict[Part, Bytes] = {"growing": 0, "window": 0, "fixed": 0}
+    for part, entries, entry_bytes in terms:
+        parts[part] += entry_bytes if part == "fixed" else entries(t)[0] * entry_bytes
+    return _whole_bytes(parts["growing"]), _whole_bytes(parts["window"]), _whole_bytes(parts["fixed"])
+
+
+def _layout_parts(terms_by_group: Sequence[Sequence[Term]], t: int) -> tuple[int, int, int]:
+    """The growing, window and fixed bytes of every group together at context ``t``."""
+    growing = window = fixed = 0
+    for terms in terms_by_group:
+        group_growing, group_window, group_fixed = _parts_at(terms, t)
+        growing, window, fixed = growing + group_growing, window + group_window, fixed + group_fixed
+    return growing, window, fixed
+
+
+def _group_growth(group: LayerGroup, plan: GroupPlan) -> Bytes:
+    """What one more token of one sequence adds across the group's layers once every window is full."""
+    return _as_bytes(sum((group.count * _as_bytes(c.growth) for c in plan.components), start=0))
+
+
 def _group_figures(
     group: LayerGroup, plan: GroupPlan, t: int, batch: int, trace: tuple[str, ...]
 ) -> GroupResult:
     """The bytes of a group the engine has a plan for, at context ``t``, for the whole batch."""
-    parts: dict[Part, Bytes] = {"growing": 0, "window": 0, "fixed": 0}
-    growth: Bytes = 0
-    for component in plan.components:
-        entries = 1 if component.part == "fixed" else component.entries(t)[0]
-        parts[component.part] += _sequence_bytes(component, group.count, entries)[1] * batch
-        growth += group.count * _as_bytes(component.growth)
-    whole = {part: _whole_bytes(value) for part, value in parts.items()}
+    growing, window, fixed = _parts_at(_terms(group, plan, batch), t)
     return GroupResult(
         mechanism=group.mechanism.kind,
         variant=getattr(group.mechanism, "variant", None),
         layers=group.layers,
         supported=True,
         reason="",
-        bytes_per_token=_as_bytes(growth),
-        growing_bytes=whole["growing"],
-        window_bytes=whole["window"],
-        fixed_bytes=whole["fixed"],
-        bytes_at_context=sum(whole.values()),
+        bytes_per_token=_group_growth(group, plan),
+        growing_bytes=growing,
+        window_bytes=window,
+        fixed_bytes=fixed,
+        bytes_at_context=growing + window + fixed,
         not_computable=(),
         trace=trace,
     )
@@ -499,30 +552,46 @@ def compute_ladder(
     engine: str = "ideal",
     model_dtype: str | None = None,
     include_mtp: bool = False,
-) -> tuple[CacheResult, ...]:
-    """Untraced results at each of ``contexts``, in order: the same results as :func:`compute` with
-    ``traced=False`` at each, for a fraction of the time, because each layer group is planned once
-    (a plan holds at every context). What a table or a chart of one model's figures asks for."""
+) -> Ladder:
+    """The figures at each of ``contexts``: the totals :func:`compute` gives with ``traced=False`` at
+    each, without the per-group split, for a fraction of the time. Each layer group is planned once (a
+    plan holds at every context), and what does not depend on the context (the growth per token, the
+    reasons a figure is missing) is worked out once. What a table or a chart of one model asks for."""
     for tokens in contexts:
         _checked("context_tokens", tokens, "tokens")
     _checked("batch", batch, "sequences")
     rules, settings, groups = _prepare(layout, engine, kv_dtype, state_dtype, model_dtype, include_mtp)
-    steps: list[GroupResult | tuple[LayerGroup, GroupPlan]] = []  # a group's figures, or how to find them
+    planned: list[tuple[LayerGroup, GroupPlan]] = []
+    refused: list[GroupResult] = []
     for group in groups:
         plan = plan_group(group, rules, settings)
         if isinstance(plan, GroupPlan) and plan.supported:
-            steps.append((group, plan))
+            planned.append((group, plan))
         else:
-            steps.append(_refused(group, rules, plan, False))
-    reasons = _reasons([step for step in steps if isinstance(step, GroupResult)])
-    ladder = []
-    for tokens in contexts:
-        results = tuple(
-            step if isinstance(step, GroupResult) else _group_figures(*step, tokens, batch, ())
-            for step in steps
-        )
-        ladder.append(_assemble(layout, rules, settings, tokens, batch, results, False, reasons))
-    return tuple(ladder)
+            refused.append(_refused(group, rules, plan, False))
+    not_computable, unsupported = _reasons(refused)
+    columns: list[tuple[int | None, ...]] = [(None,) * len(contexts)] * 4
+    per_token: Bytes | None = None
+    if not refused:
+        terms = [_terms(group, plan, batch) for group, plan in planned]
+        parts = [_layout_parts(terms, tokens) for tokens in contexts]
+        columns = [*(tuple(p[i] for p in parts) for i in range(3)), tuple(map(sum, parts))]
+        per_token = _as_bytes(sum((_group_growth(group, plan) for group, plan in planned), start=0))
+    return Ladder(
+        model_type=layout.model_type,
+        engine=rules.key,
+        contexts=tuple(contexts),
+        batch=batch,
+        kv_dtype=settings.kv_dtype.name,
+        state_dtype=settings.state_dtype.name if settings.state_dtype else None,
+        bytes_per_token=per_token,
+        growing_bytes=columns[0],
+        window_bytes=columns[1],
+        fixed_bytes=columns[2],
+        total_bytes=columns[3],
+        not_computable=not_computable,
+        unsupported=unsupported,
+    )
 
 
 def _prepare(

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from registry._geometry import model_fields
 from registry._records import Model
-from registry.engine.compute import CacheResult
+from registry.engine.compute import Ladder
 from registry.engine.layout import Layout
 from registry.engine.variants import variant_layout
 from registry.site._html import Html, element
@@ -31,45 +31,39 @@ CHART_START = 1024
 """The chart's first context: 1K tokens."""
 
 
-def _unsupported_everywhere(results: Sequence[CacheResult | str]) -> str | None:
+def _unsupported_everywhere(ladder: Ladder | str) -> str | None:
     """The engine's reason when it gives no figure at any context for a dtype (it cannot store it)."""
-    reasons: set[str] = set()
-    for result in results:
-        if isinstance(result, str) or result.total_bytes is not None or not result.unsupported:
-            return None
-        reasons.update(result.unsupported)
-    return "; ".join(sorted(reasons))
+    if isinstance(ladder, str) or not ladder.unsupported:
+        return None
+    return "; ".join(sorted(set(ladder.unsupported)))
 
 
-def _ladder(layout: Layout, engine: str, kv_dtype: str) -> tuple[CacheResult | str, ...]:
-    return cache_ladder(layout, engine, kv_dtype, STANDARD_CONTEXTS)
-
-
-def _grid_figure(result: CacheResult | str, beyond: bool) -> str:
-    """One sequence's bytes at one context, rounded for reading; or why there is no figure, in a word
-    (the engine's reason is listed below the grid)."""
-    if isinstance(result, str):
+def _grid_figure(ladder: Ladder | str, index: int, beyond: bool) -> str:
+    """One sequence's bytes at one context of the ladder, rounded for reading; or why there is no
+    figure, in a word (the engine's reason is listed below the grid)."""
+    if isinstance(ladder, str):
         return "error"
-    value = result.total_bytes
+    value = ladder.total_bytes[index]
     if value is None:
-        return "n/a" if result.unsupported else "unknown"
+        return "n/a" if ladder.unsupported else "unknown"
     return bytes_text(value) + (" †" if beyond else "")
 
 
-def _exact(result: CacheResult | str) -> str:
+def _exact(ladder: Ladder | str) -> str:
     """Bytes per token, exactly: the figure a record's ``bytes_per_token`` claim states."""
-    if isinstance(result, str) or result.bytes_per_token is None:
+    if isinstance(ladder, str) or ladder.bytes_per_token is None:
         return "—"
-    value = result.bytes_per_token
+    value = ladder.bytes_per_token
     return f"{value:,}" if value.denominator == 1 else f"{float(value):,.2f}"
 
 
-def _problems(results: Sequence[CacheResult | str]) -> list[str]:
+def _problems(ladder: Ladder | str) -> list[str]:
     """Why some figure of a ladder is missing: the engine's own words, once each."""
+    words = [ladder] if isinstance(ladder, str) else [*ladder.unsupported, *ladder.not_computable]
     found: list[str] = []
-    for result in results:
-        words = [result] if isinstance(result, str) else [*result.unsupported, *result.not_computable]
-        found += [_LAYERS_PREFIX.sub("", w) for w in words if _LAYERS_PREFIX.sub("", w) not in found]
+    for word in words:
+        if (problem := _LAYERS_PREFIX.sub("", word)) not in found:
+            found.append(problem)
     return found
 
 
@@ -97,17 +91,17 @@ def _grid(layout: Layout, limit: int | None) -> str:
     for kv_dtype in KV_DTYPES:
         unable = []
         for engine in ENGINE_LAYOUTS:
-            results = _ladder(layout, engine, kv_dtype)
-            reason = _unsupported_everywhere(results)
-            problems = [_LAYERS_PREFIX.sub("", reason)] if reason is not None else _problems(results)
+            ladder = cache_ladder(layout, engine, kv_dtype, STANDARD_CONTEXTS)
+            reason = _unsupported_everywhere(ladder)
+            problems = [_LAYERS_PREFIX.sub("", reason)] if reason is not None else _problems(ladder)
             for problem in problems:
                 why.setdefault(problem, []).append(f"{engine}, {kv_dtype}")
             if reason is not None:
                 unable.append(engine)
                 continue
-            figures = [_exact(results[0])] + [
-                _grid_figure(result, limit is not None and tokens > limit)
-                for (_, tokens), result in zip(CONTEXT_LADDER, results, strict=True)
+            figures = [_exact(ladder)] + [
+                _grid_figure(ladder, index, limit is not None and tokens > limit)
+                for index, (_, tokens) in enumerate(CONTEXT_LADDER)
             ]
             lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>10}" for f in figures))
         if unable:
@@ -153,11 +147,9 @@ def chart_contexts(layout: Layout) -> tuple[int, ...]:
 
 
 def _points(layout: Layout, engine: str, contexts: tuple[int, ...]) -> tuple[tuple[int, int | None], ...]:
-    results = cache_ladder(layout, engine, "bf16", contexts)
-    return tuple(
-        (tokens, None if isinstance(result, str) else result.total_bytes)
-        for tokens, result in zip(contexts, results, strict=True)
-    )
+    ladder = cache_ladder(layout, engine, "bf16", contexts)
+    totals = (None,) * len(contexts) if isinstance(ladder, str) else ladder.total_bytes
+    return tuple(zip(contexts, totals, strict=True))
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ import pytest
 from registry.engine import (
     MLA,
     Attention,
+    CacheResult,
     Chunked,
     Compressed,
+    Ladder,
     NoCache,
     Recurrent,
     Shared,
@@ -235,8 +237,11 @@ def test_a_ladder_gives_what_computing_each_context_gives() -> None:
     layout and format, with batches, multi-token-prediction layers and refusals."""
     from registry.engine import ENGINE_KEYS
 
+    # Entries of 19.125 B and 57.375 B in q4_0: each group's bytes are rounded up on their own.
+    odd_sizes = [Attention(1, 17, 17), SlidingWindow(1, 17, 17, 64), Attention(3, 17, 17)]
+    odd = layout_from_layers("odd", odd_sizes)
     compared = refused = 0
-    for layout in _registry_layouts():
+    for layout in [*_registry_layouts(), odd]:
         contexts = _boundaries(layout)
         for engine in (*ENGINE_KEYS, "transformers@5.14"):
             for kv_dtype in ("bf16", "fp8", "q8_0", "q4_0"):
@@ -248,14 +253,34 @@ def test_a_ladder_gives_what_computing_each_context_gives() -> None:
                         "include_mtp": include_mtp,
                     }
                     ladder = compute_ladder(layout, contexts, **settings)  # type: ignore[arg-type]
-                    one_by_one = tuple(
-                        compute(layout, context_tokens=t, traced=False, **settings)  # type: ignore[arg-type]
+                    one_by_one = [
+                        _figures(compute(layout, context_tokens=t, traced=False, **settings))  # type: ignore[arg-type]
                         for t in contexts
+                    ]
+                    assert ladder.contexts == tuple(contexts)
+                    assert [_rung(ladder, i) for i in range(len(contexts))] == one_by_one, (
+                        layout.model_type,  # type: ignore[attr-defined]
+                        settings,
                     )
-                    assert ladder == one_by_one, (layout.model_type, settings)  # type: ignore[attr-defined]
                     compared += len(contexts)
-                    refused += sum(result.total_bytes is None for result in ladder)
+                    refused += ladder.total_bytes.count(None)
     assert compared > 50_000 and refused > 0
+
+
+_PER_CONTEXT = ("total_bytes", "growing_bytes", "window_bytes", "fixed_bytes")
+_ONCE = ("model_type", "engine", "batch", "kv_dtype", "state_dtype", "bytes_per_token")
+_ONCE += ("not_computable", "unsupported", "computable")
+
+
+def _figures(result: CacheResult) -> dict[str, object]:
+    """What a ladder holds of a single context's result: everything but the per-group split."""
+    return {name: getattr(result, name) for name in (*_ONCE, *_PER_CONTEXT, "context_tokens")}
+
+
+def _rung(ladder: Ladder, index: int) -> dict[str, object]:
+    figures = {name: getattr(ladder, name) for name in _ONCE}
+    figures |= {name: getattr(ladder, name)[index] for name in _PER_CONTEXT}
+    return figures | {"context_tokens": ladder.contexts[index]}
 
 
 @pytest.mark.parametrize(("contexts", "batch"), [((4096, 0), 1), ((-5,), 1), ((10,), 0), ((True,), 1)])
@@ -268,6 +293,6 @@ def test_a_ladder_of_a_state_in_the_model_dtype_takes_it() -> None:
     """The formats reach every context's plan: a recurrent state stored in the model dtype is not
     computable from a quantized KV format alone, and is once the model dtype is given."""
     layout = uniform_layout("x", Recurrent("mamba2", (StateTensor("ssm", (8, 64, 128)),)), 2)
-    assert [r.total_bytes for r in compute_ladder(layout, (1, 1000), kv_dtype="fp8")] == [None, None]
+    assert compute_ladder(layout, (1, 1000), kv_dtype="fp8").total_bytes == (None, None)
     given = compute_ladder(layout, (1, 1000), kv_dtype="fp8", model_dtype="bf16")
-    assert [r.total_bytes for r in given] == [2 * 8 * 64 * 128 * 2] * 2
+    assert given.total_bytes == (2 * 8 * 64 * 128 * 2,) * 2
