@@ -70,6 +70,7 @@ def best_of(repeat: int, work: Callable[[list[Layout]], None], layouts: list[Lay
         results.cache_result.cache_clear()
         results.cache_ladder.cache_clear()
         compute_module._compute.cache_clear()
+        compute_module._plan.cache_clear()
         started = time.perf_counter()
         work(layouts)
         times.append(time.perf_counter() - started)

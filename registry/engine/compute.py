@@ -386,10 +386,18 @@ def _as_bytes(value: Bytes) -> Bytes:
 
 def plan_group(group: LayerGroup, rules: EngineRules, settings: Settings) -> GroupPlan | MissingDimension:
     """The engine's plan for a group, which holds at every context; or the dimension it lacks."""
+    return _plan(rules, group.mechanism, settings)
+
+
+@lru_cache(maxsize=4096)
+def _plan(rules: EngineRules, mechanism: Mechanism, settings: Settings) -> GroupPlan | MissingDimension:
+    """A plan depends on the mechanism and the formats alone, not on the group's layers, so the groups
+    of many models share it (models of one family differ mostly in their number of layers); looking it
+    up costs a fifth of making it."""
     try:
-        return rules.plan(group.mechanism, settings)
+        return rules.plan(mechanism, settings)
     except MissingDimension as error:
-        return error
+        return error.with_traceback(None)  # kept: its traceback would keep the frames alive
 
 
 def evaluate_group(
