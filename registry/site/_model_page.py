@@ -23,10 +23,12 @@ from registry.site._model_figures import Chart, cache_tables, memory_chart
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
+    STANDARD_CONTEXTS,
     WEIGHTS_DTYPE,
     bytes_text,
-    cache_result,
+    cache_ladder,
     fits,
+    headline_total,
     mechanism_class,
     weight_bytes,
 )
@@ -155,10 +157,10 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
     groups = context.hardware_by_memory
     if not groups:
         return ""
-    totals = {}
-    for kv_dtype in ("bf16", "fp8"):
-        result = cache_result(layout, CHART_LAYOUT, kv_dtype, HEADLINE_CONTEXT, traced=False)
-        totals[kv_dtype] = None if isinstance(result, str) else result.total_bytes
+    totals = {
+        kv_dtype: headline_total(cache_ladder(layout, CHART_LAYOUT, kv_dtype, STANDARD_CONTEXTS))
+        for kv_dtype in ("bf16", "fp8")
+    }
     weights = weight_bytes(model)
     rows = []
     for memory, written, names in groups:

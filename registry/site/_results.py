@@ -25,7 +25,7 @@ from registry.db._engine_results import (
     cache_result,
     engine_key,
 )
-from registry.engine.compute import CacheResult
+from registry.engine.compute import CacheResult, Ladder
 from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, parse_quantity
@@ -45,6 +45,7 @@ __all__ = [
     "claim_rows",
     "fits",
     "hardware_bytes",
+    "headline_total",
     "mechanism_class",
     "model_facts",
     "run_result",
@@ -102,10 +103,19 @@ def model_facts(model: Model) -> ModelFacts:
     layout, problem = model_layout_or_error(model)
     if layout is None:
         return ModelFacts(None, problem, None, None, None)
-    result = cache_result(layout, CHART_LAYOUT, "bf16", HEADLINE_CONTEXT, traced=False)
-    if isinstance(result, str):
+    ladder = cache_ladder(layout, CHART_LAYOUT, "bf16", STANDARD_CONTEXTS)
+    if isinstance(ladder, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
-    return ModelFacts(layout, None, mechanism_class(layout), result.bytes_per_token, result.total_bytes)
+    return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, headline_total(ladder))
+
+
+_HEADLINE_RUNG = STANDARD_CONTEXTS.index(HEADLINE_CONTEXT)
+
+
+def headline_total(ladder: Ladder | str) -> int | None:
+    """One sequence's bytes at :data:`HEADLINE_CONTEXT`, from a ladder of the standard contexts (the one
+    a model page's grid has made already)."""
+    return None if isinstance(ladder, str) else ladder.total_bytes[_HEADLINE_RUNG]
 
 
 @lru_cache(maxsize=8192)
