@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 
 from registry.engine.compute import (
     Component,
@@ -672,8 +672,10 @@ _FIXED: dict[str, EngineRules] = {
 _VERSION = re.compile(r"^transformers@(\d+)\.(\d+)(?:\.(\d+))?$")
 
 
+@lru_cache(maxsize=256)
 def get_engine(key: str) -> EngineRules:
-    """The engine layout called ``key``; an unknown key raises :class:`UnknownEngineError`."""
+    """The engine layout called ``key``; an unknown key raises :class:`UnknownEngineError`. One object
+    per key, so that what is memoised for an engine (its plans) is found again for a version pin too."""
     if key in _FIXED:
         return _FIXED[key]
     match = _VERSION.match(key)
