@@ -23,11 +23,10 @@ from registry.site._model_figures import Chart, cache_tables, memory_chart
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
-    STANDARD_CONTEXTS,
     WEIGHTS_DTYPE,
     bytes_text,
-    cache_ladder,
     fits,
+    headline_ladder,
     headline_total,
     mechanism_class,
     weight_bytes,
@@ -157,10 +156,7 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
     groups = context.hardware_by_memory
     if not groups:
         return ""
-    totals = {
-        kv_dtype: headline_total(cache_ladder(layout, CHART_LAYOUT, kv_dtype, STANDARD_CONTEXTS))
-        for kv_dtype in ("bf16", "fp8")
-    }
+    totals = {kv_dtype: headline_total(headline_ladder(layout, kv_dtype)) for kv_dtype in ("bf16", "fp8")}
     weights = weight_bytes(model)
     rows = []
     for memory, written, names in groups:

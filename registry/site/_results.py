@@ -45,6 +45,7 @@ __all__ = [
     "claim_rows",
     "fits",
     "hardware_bytes",
+    "headline_ladder",
     "headline_total",
     "mechanism_class",
     "model_facts",
@@ -103,18 +104,23 @@ def model_facts(model: Model) -> ModelFacts:
     layout, problem = model_layout_or_error(model)
     if layout is None:
         return ModelFacts(None, problem, None, None, None)
-    ladder = cache_ladder(layout, CHART_LAYOUT, "bf16", STANDARD_CONTEXTS)
+    ladder = headline_ladder(layout, "bf16")
     if isinstance(ladder, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
     return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, headline_total(ladder))
+
+
+def headline_ladder(layout: Layout, kv_dtype: str) -> Ladder | str:
+    """The layout's figures under :data:`CHART_LAYOUT` at the standard contexts: the ladder a model
+    page's grid makes, so the headline figures cost nothing more."""
+    return cache_ladder(layout, CHART_LAYOUT, kv_dtype, STANDARD_CONTEXTS)
 
 
 _HEADLINE_RUNG = STANDARD_CONTEXTS.index(HEADLINE_CONTEXT)
 
 
 def headline_total(ladder: Ladder | str) -> int | None:
-    """One sequence's bytes at :data:`HEADLINE_CONTEXT`, from a ladder of the standard contexts (the one
-    a model page's grid has made already)."""
+    """One sequence's bytes at :data:`HEADLINE_CONTEXT`, from a :func:`headline_ladder`."""
     return None if isinstance(ladder, str) else ladder.total_bytes[_HEADLINE_RUNG]
 
 
