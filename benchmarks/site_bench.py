@@ -278,9 +278,9 @@ def against_targets(rows: list[dict[str, float]]) -> str:
         share, cold = r["generate_after_db_s"] / r["bare_mkdocs_s"], r["generate_s"] / r["bare_mkdocs_s"]
         lines.append(
             f"  {r['records']:>7,.0f} records: the whole site {r['total_s']:.1f} s ({whole}); "
-            f"the generator {share:.0%} of a bare build "
+            f"the generator {share:.1%} of a bare build "
             f"({'met' if share <= TARGET_SHARE else 'not met'}: at most {TARGET_SHARE:.0%}), "
-            f"{cold:.0%} with the database built alongside"
+            f"{cold:.1%} with the database built alongside"
         )
     for smaller, larger in itertools.pairwise(rows):
         added = larger["records"] - smaller["records"]
