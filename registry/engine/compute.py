@@ -653,11 +653,9 @@ def _assemble(
     batch: int,
     results: tuple[GroupResult, ...],
     traced: bool = True,
-    reasons: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> CacheResult:
-    """The whole cache from its groups' results; ``reasons`` are :func:`_reasons` of ``results``, when
-    the caller has them already."""
-    not_computable, unsupported = _reasons(results) if reasons is None else reasons
+    """The whole cache from its groups' results."""
+    not_computable, unsupported = _reasons(results)
     blocked = bool(not_computable or unsupported)
     totals: dict[str, int | None] = dict.fromkeys(("growing", "window", "fixed", "total"))
     per_token: Bytes | None = None
