@@ -29,12 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.generate import generate  # noqa: E402
-from registry._check import load_file  # noqa: E402
-from registry._geometry import model_layout_or_error  # noqa: E402
-from registry._records import Model  # noqa: E402
+from registry.check.pipeline import load_file  # noqa: E402
 from registry.db import _engine_results as results  # noqa: E402
 from registry.db._rows_models import LADDER, LADDER_LAYOUTS  # noqa: E402
 from registry.engine.layout import Layout  # noqa: E402
+from registry.kinds.geometry import model_layout_or_error  # noqa: E402
+from registry.kinds.records import Model  # noqa: E402
 
 compute_module = importlib.import_module("registry.engine.compute")
 

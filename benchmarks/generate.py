@@ -25,11 +25,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from registry._check import load_file  # noqa: E402
-from registry._geometry import model_layout  # noqa: E402
-from registry._records import Model  # noqa: E402
+from registry.check.pipeline import load_file  # noqa: E402
 from registry.engine.compute import compute  # noqa: E402
 from registry.engine.units import format_int  # noqa: E402
+from registry.kinds.geometry import model_layout  # noqa: E402
+from registry.kinds.records import Model  # noqa: E402
 
 SHARES = {"models": 0.2, "kv-efficiency": 0.5, "benchmarks": 0.2, "engines": 0.05, "hardware": 0.05}
 LAYOUTS = ("ideal", "vllm", "sglang")

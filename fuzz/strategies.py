@@ -161,7 +161,7 @@ EXTREME_VALUES: st.SearchStrategy[Any] = st.one_of(
 
 
 def _load(data: bytes) -> dict[str, Any] | None:
-    from registry._loader import load_bytes
+    from registry.check.load import load_bytes
 
     result = load_bytes("seed.yaml", data)
     return result.document.data if result.document else None

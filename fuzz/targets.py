@@ -66,8 +66,8 @@ def _timed(run: Callable[[], Outcome]) -> Outcome:
 
 
 def loader(raw: bytes) -> Outcome:
-    from registry._fastload import fast_load_bytes
-    from registry._loader import load_bytes
+    from registry.check.fastload import fast_load_bytes
+    from registry.check.load import load_bytes
 
     def run() -> Outcome:
         codes: list[str] = []
@@ -144,8 +144,8 @@ def close_registry() -> None:
 
 
 def check(item: tuple[str, bytes]) -> Outcome:
-    from registry._check import check as run_check
-    from registry._report import text
+    from registry.check.pipeline import check as run_check
+    from registry.report.reporters import text
 
     relative, raw = item
     place = registry()
@@ -232,8 +232,8 @@ def _typed(value: Any) -> Any:
 
 
 def fmt(item: tuple[str, bytes]) -> Outcome:
-    from registry._fmt import FmtLoadError, FmtRefused, format_text
-    from registry._loader import decode, load_text
+    from registry.authoring.fmt import FmtLoadError, FmtRefused, format_text
+    from registry.check.load import decode, load_text
 
     _, raw = item
     text, _ = decode("r.yaml", raw)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from registry._check import check
-from registry._report import text
+from registry.check.pipeline import check
+from registry.report.reporters import text
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden"

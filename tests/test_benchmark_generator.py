@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.generate import generate
-from registry._check import check
+from registry.check.pipeline import check
 
 
 def test_generated_registry_checks_clean(tmp_path: Path) -> None:
@@ -20,7 +20,7 @@ def test_generated_registry_checks_clean(tmp_path: Path) -> None:
 
 
 def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tmp_path: Path) -> None:
-    from registry._geometry import model_layout_or_error
+    from registry.kinds.geometry import model_layout_or_error
 
     generate(tmp_path / "shared", 1000)
     generate(tmp_path / "distinct", 1000, distinct_geometries=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from registry._check import check
+from registry.check.pipeline import check
 from tests.conftest import REPO
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import registry._check
+import registry.check.pipeline
 from registry.cli import main
 from tests.conftest import GOLDEN, REPO
 
@@ -23,7 +23,7 @@ def _forbid_checking(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the check ran although the cache should have answered")
 
-    monkeypatch.setattr(registry._check, "check", refuse)
+    monkeypatch.setattr(registry.check.pipeline, "check", refuse)
 
 
 def test_an_unchanged_registry_is_answered_from_the_cache(
@@ -52,7 +52,7 @@ def test_any_change_is_checked_afresh(
     elif change == "remove":
         record.unlink()
     else:
-        from registry import _schema
+        from registry.kinds import schema as _schema
 
         schema = registry_dir / "schemas" / "hardware.schema.json"
         schema.write_text(schema.read_text().replace('"vendor"', '"vendor2"', 1))
@@ -71,16 +71,16 @@ def test_a_file_edited_while_it_is_checked_is_checked_again(
     """The cache keeps the digest of the bytes the check read, not of the file as it is afterwards:
     an edit landing between the two (same size, same tick) must not be answered with the old findings."""
     record = registry_dir / "records" / "hardware" / "gpu.yaml"
-    real_check = registry._check.check
+    real_check = registry.check.pipeline.check
 
-    def check_then_edit(*args: object, **kwargs: object) -> registry._check.CheckResult:
+    def check_then_edit(*args: object, **kwargs: object) -> registry.check.pipeline.CheckResult:
         result = real_check(*args, **kwargs)  # type: ignore[arg-type]
         record.write_text(record.read_text().replace("[[hardware/gpu-two]]", "[[engines/example]] "))
         return result
 
-    monkeypatch.setattr(registry._check, "check", check_then_edit)
+    monkeypatch.setattr(registry.check.pipeline, "check", check_then_edit)
     assert main(["check", "--root", str(registry_dir)]) == 1
-    monkeypatch.setattr(registry._check, "check", real_check)
+    monkeypatch.setattr(registry.check.pipeline, "check", real_check)
     assert main(["check", "--root", str(registry_dir)]) == 0  # the edit fixed the broken link
     assert "R006" not in capsys.readouterr().out.split("\n", 1)[-1]
 

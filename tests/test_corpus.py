@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from registry._check import CheckResult, check
-from registry._records import KvEfficiency, Model
+from registry.check.pipeline import CheckResult, check
+from registry.kinds.records import KvEfficiency, Model
 from tests.conftest import REPO
 
 MINIMUM = {"model": 40, "engine": 5, "hardware": 7, "benchmark": 4}

@@ -14,7 +14,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
-from registry._check import check
+from registry.check.pipeline import check
 from registry.db import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
@@ -486,8 +486,8 @@ def test_a_broken_registry_is_refused_and_the_previous_file_kept(registry: Path)
 
 
 def test_a_failed_write_leaves_the_previous_file_and_no_temporary(built: Path) -> None:
-    from registry._errors import RegistryError
     from registry.db._build import write_database
+    from registry.errors import RegistryError
 
     def chunks() -> Iterator[dict[str, pa.Table]]:
         yield {}
@@ -528,7 +528,7 @@ def test_a_build_in_chunks_holds_the_same_rows_as_one_in_a_single_chunk(
 
 
 def test_a_part_of_the_index_iterates_its_records_and_resolves_every_reference(registry: Path) -> None:
-    from registry._check import check
+    from registry.check.pipeline import check
 
     index = check(registry).index
     part = index.part([TRICKY_ID])
@@ -552,7 +552,7 @@ def test_declared_types_are_the_files_types(built: Path) -> None:
 
 
 def test_a_value_no_column_can_hold_is_a_message_not_a_crash(registry: Path) -> None:
-    from registry._errors import RegistryError
+    from registry.errors import RegistryError
 
     record = registry / "records" / "models" / "llama-3.1-8b.yaml"
     _replace(record, '"num_key_value_heads": 8', f'"num_key_value_heads": 8, "head_dim": {2**70}')

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry._fastload import fast_load_bytes
-from registry._loader import load_bytes
+from registry.check.fastload import fast_load_bytes
+from registry.check.load import load_bytes
 from tests.conftest import REPO
 
 

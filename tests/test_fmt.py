@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from registry import _fmt
-from registry._fmt import (
+from registry.authoring import fmt as _fmt
+from registry.authoring.fmt import (
     FmtLoadError,
     canonical_order,
     find_comments,
     fmt,
     format_text,
 )
-from registry._records import MODEL_CLASSES, Claim, Source
 from registry.cli import main
+from registry.kinds.records import MODEL_CLASSES, Claim, Source
 
 SCRAMBLED = """\
 # yaml-language-server: $schema=../../schemas/wrong.schema.json

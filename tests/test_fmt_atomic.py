@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from registry._fmt import fmt
+from registry.authoring.fmt import fmt
 
 SCRAMBLED = "kind: hardware\nvendor: Example Corp  # maker\nschema_version: 1\nid: hardware/gpu\n"
 
@@ -61,7 +61,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file(registry: Path, tmp_path
         f"""
         import os, time
         from pathlib import Path
-        from registry._fmt import fmt
+        from registry.authoring.fmt import fmt
 
         def stall(fd):
             Path({str(started)!r}).write_text("writing")

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from registry._fmt import FmtLoadError, find_comments, format_file, format_text
-from registry._loader import load_text
+from registry.authoring.fmt import FmtLoadError, find_comments, format_file, format_text
+from registry.check.load import load_text
 from tests.conftest import REPO
 
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from registry._check import check
-from registry._diagnostics import Diagnostic
-from registry._geometry import layout_from_specs
-from registry._records import LayerGroupSpec
+from registry.check.pipeline import check
+from registry.diagnostics import Diagnostic
 from registry.engine.compute import compute
 from registry.engine.units import parse_quantity
+from registry.kinds.geometry import layout_from_specs
+from registry.kinds.records import LayerGroupSpec
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = REPO / "tests" / "fixtures" / "seed-003"

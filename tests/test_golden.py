@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from registry.rules import all_rules
+from registry.codes import all_rules
 from tests.conftest import GOLDEN, render_check
 
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "records").is_dir())

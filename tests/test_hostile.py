@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from registry._check import CheckResult, check
-from registry._report import REPORTERS
+from registry.check.pipeline import CheckResult, check
 from registry.cli import main
-from registry.rules import all_rules
+from registry.codes import all_rules
+from registry.report.reporters import REPORTERS
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "hostile"

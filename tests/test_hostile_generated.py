@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from registry._loader import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
-from registry._validate import validate
-from registry.rules._rule import MAX_MESSAGE
+from registry.check.load import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from registry.check.validate import validate
+from registry.codes.rule import MAX_MESSAGE
 from tests.test_hostile import HOSTILE, REPO, SECONDS_PER_FILE, check_json, finding_lines, run_cli
 
 VALID = (HOSTILE / "alias-small" / "records" / "hardware" / "gpu.yaml").read_text(encoding="utf-8")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from registry._check import check
-from registry._diagnostics import Diagnostic
+from registry.check.pipeline import check
+from registry.diagnostics import Diagnostic
 from tests.conftest import GOLDEN, REPO
 from tests.test_hostile import CASES, HOSTILE, read_expected
 

@@ -1,7 +1,7 @@
 """Files the tool writes are never left half-written: a failure or a killed process leaves the old file.
 
 Every write goes to a temporary file beside the target, is flushed and synced, then renamed into place
-(``registry._io.write_atomic``; the database is built the same way under its own temporary name). The
+(``registry.files.write_atomic``; the database is built the same way under its own temporary name). The
 tests inject a failure halfway (after the data is written, before the rename) and at the rename, and kill
 a process in that window; one end-to-end test each for ``registry schema`` and ``registry db``. A static
 test keeps every file write in the package going through those two places. ``fmt``'s own
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from registry import _io
+from registry import files as _io
 from tests.conftest import REPO
 from tests.test_hostile import run_cli
 
@@ -80,7 +80,7 @@ def test_a_process_killed_mid_write_leaves_the_old_file(tmp_path: Path) -> None:
     _kill_in_the_window(
         f"""
         from pathlib import Path
-        from registry._io import write_atomic
+        from registry.files import write_atomic
         write_atomic(Path({str(target)!r}), b"new " * 1_000_000)
         """,
         REPO,
@@ -153,7 +153,7 @@ def test_registry_db_failing_at_the_rename_keeps_the_previous_database(
 _WRITERS = {"write_text", "write_bytes"}
 _MODE = re.compile(r"[rwxabt+]{1,3}")
 _ALLOWED = {
-    "registry/_io.py",  # write_atomic itself
+    "registry/files.py",  # write_atomic itself
     "registry/db/_build.py",  # DuckDB writes its own file, under a temporary name that is then renamed
     # Generated site pages: an existing page is replaced by rename; a new one is created in place (no
     # older version to keep; one torn by a crash differs from its content and is rewritten next build).

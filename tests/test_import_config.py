@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from registry._check import check
-from registry._errors import RegistryError
-from registry._fmt import format_text
-from registry._import_config import ImportOptions, import_config, write_import
-from registry._loader import load_text
+from registry.authoring.fmt import format_text
+from registry.authoring.import_config import ImportOptions, import_config, write_import
+from registry.check.load import load_text
+from registry.check.pipeline import check
 from registry.cli import main
+from registry.errors import RegistryError
 from tests.conftest import REPO
 
 CONFIGS = REPO / "tests" / "engine" / "configs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry._loader import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from registry.check.load import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, load_bytes
 
 
 def load(text: str | bytes) -> tuple[object, list[str]]:

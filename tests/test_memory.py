@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from registry import _memory
+from registry import memory as _memory
 
 
 @pytest.fixture(autouse=True)

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from registry._check import check
-from registry._fmt import format_text
-from registry._geometry import model_layout
-from registry._loader import load_text
-from registry._new import NewOptions, format_claim_bytes, parse_target, scalar, write_new
-from registry._records import Model
+from registry.authoring.fmt import format_text
+from registry.authoring.new import NewOptions, format_claim_bytes, parse_target, scalar, write_new
+from registry.check.load import load_text
+from registry.check.pipeline import check
 from registry.cli import main
 from registry.engine.compute import compute
+from registry.kinds.geometry import model_layout
+from registry.kinds.records import Model
 from tests.conftest import REPO
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from registry._loader import load_bytes
-from registry._records import KINDS, MODEL_CLASSES
-from registry._schema import stale, validator_for
+from registry.check.load import load_bytes
+from registry.kinds.records import KINDS, MODEL_CLASSES
+from registry.kinds.schema import stale, validator_for
 from tests.conftest import GOLDEN, REPO
 
 FIXTURES = REPO / "tests" / "fixtures"

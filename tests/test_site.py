@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry._check import check
+from registry.check.pipeline import check
 from registry.engine.layout import MLA, Attention, LayerGroup, Layout, Recurrent, SlidingWindow, StateTensor
 from registry.site import SiteRefused, _paths, build_site, escape, generate, render_markdown
 from registry.site._html import element, escape_attr

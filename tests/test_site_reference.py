@@ -12,14 +12,14 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel
 
-from registry._records import MODEL_CLASSES
 from registry.cli import COMMANDS, build_parser
+from registry.codes import all_rules
 from registry.engine.dtypes import DTYPES
 from registry.engine.engines import ENGINE_KEYS
 from registry.engine.layout import MECHANISM_TYPES
 from registry.engine.misapply import CATALOGUE
 from registry.engine.variants import VARIANTS
-from registry.rules import all_rules
+from registry.kinds.records import MODEL_CLASSES
 from registry.site._reference_cli import render_cli_page
 from registry.site._reference_codes import render_code_page, render_codes_index
 from registry.site._reference_engine import render_mechanisms_page

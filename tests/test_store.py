@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from registry._check import check, load_file
-from registry._records import WIKI_LINK
-from registry._store import RecordStore
+from registry.check.pipeline import check, load_file
+from registry.check.store import RecordStore
+from registry.kinds.records import WIKI_LINK
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -119,7 +119,7 @@ def test_without_pread_the_store_reads_the_same_records(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Where the system has no ``pread`` (Windows), the store moves its file's position instead."""
-    from registry import _store
+    from registry.check import store as _store
 
     store, numbers = stored
     expected = [store.json(number) for number in numbers]
@@ -145,7 +145,7 @@ def test_an_entry_is_a_view_equal_to_every_other_view_of_its_record() -> None:
 
 def test_the_index_keeps_ids_alone_in_memory() -> None:
     """What an entry shows besides its id is read back from the store, so no entry outlives its use."""
-    from registry._index import Entry
+    from registry.check.index import Entry
 
     def entries_alive() -> int:
         gc.collect()
@@ -158,8 +158,8 @@ def test_the_index_keeps_ids_alone_in_memory() -> None:
 
 
 def test_the_digests_are_each_file_s_content_digest_in_the_order_read() -> None:
-    from registry._cache import content_digest
-    from registry._check import discover
+    from registry.check.cache import content_digest
+    from registry.check.pipeline import discover
 
     result = check(REPO)
     paths = list(result.digests)

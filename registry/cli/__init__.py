@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as error:  # "could not run": a short message, never a bare traceback
-        from registry._errors import describe
+        from registry.errors import describe
 
         if os.environ.get("REGISTRY_DEBUG"):
             raise

@@ -52,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from registry._calc import as_json, as_text, calc_config, calc_model, read_config
-    from registry._errors import RegistryError
     from registry.engine.units import QuantityError, parse_context
+    from registry.errors import RegistryError
+    from registry.report.calc import as_json, as_text, calc_config, calc_model, read_config
 
     try:
         context = parse_context(args.context)

@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from registry._cache import CheckCache
-    from registry._report import REPORTERS, CheckResult
+    from registry.check.cache import CheckCache
     from registry.cli._common import registry_root
+    from registry.report.reporters import REPORTERS, CheckResult
 
     root = registry_root(args)
     cache = None
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         cache = CheckCache(root, {"paths": selection})
     result: CheckResult | None = cache.lookup() if cache else None
     if result is None:
-        from registry._check import check
+        from registry.check.pipeline import check
 
         fresh = check(root, [Path(p) for p in args.paths])
         if cache is not None:

@@ -65,7 +65,7 @@ def current_database(args: argparse.Namespace) -> Path | None:
 
 def report_refusal(refused: BuildRefused) -> int:
     """List the findings that stopped the build, as ``registry check`` prints them; exit code 1."""
-    from registry._report import text
+    from registry.report.reporters import text
 
     text(refused.result, sys.stdout, sys.stderr)
     sys.stderr.write(f"registry: not building the database: {refused}\n")

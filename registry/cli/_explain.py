@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry._explain import explain
     from registry.cli._common import registry_root
+    from registry.report.explain import explain
 
     sys.stdout.write(explain(registry_root(args), args.id))
     return 0

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from registry._fmt import FileResult, FmtReport
+    from registry.authoring.fmt import FileResult, FmtReport
 
 DESCRIPTION = """\
 Rewrite records in one canonical form: the modeline first, keys in the record model's order (identity,
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from registry._fmt import fmt
+    from registry.authoring.fmt import fmt
     from registry.cli._common import registry_root
 
     root = registry_root(args)

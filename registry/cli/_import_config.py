@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from registry._import_config import ImportOptions, write_import
+    from registry.authoring.import_config import ImportOptions, write_import
     from registry.cli._common import registry_root
 
     options = ImportOptions(

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from registry._new import NewRecord
+    from registry.authoring.new import NewRecord
 
 DESCRIPTION = """\
 Write a new record, records/<collection>/<slug>.yaml, to start from: the modeline, every required field,
@@ -48,10 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry._errors import RegistryError
-    from registry._new import NewOptions, parse_target, write_new
+    from registry.authoring.new import NewOptions, parse_target, write_new
     from registry.cli._common import registry_root
     from registry.engine.units import QuantityError, parse_context
+    from registry.errors import RegistryError
 
     kind, slug = parse_target(args.target)
     try:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(record: NewRecord, options: object) -> str:
     """What was written: the computed claims, the figures left out and why, the fields left to fill."""
-    from registry._new import human_bytes
+    from registry.authoring.new import human_bytes
 
     lines = [f"wrote records/{record.id}.yaml"]
     for claim in record.claims:

@@ -20,8 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry import _schema
     from registry.cli._common import registry_root
+    from registry.kinds import schema as _schema
 
     root = registry_root(args)
     if args.check:

@@ -8,7 +8,7 @@ results, read-only queries against it, and a Parquet export of every table.
 The tables and their columns are defined once, in :data:`TABLES`; the site's table reference is
 rendered from the same definitions.
 
-Errors (all :class:`registry._errors.RegistryError`, so the command line prints their message)::
+Errors (all :class:`registry.errors.RegistryError`, so the command line prints their message)::
 
     RegistryError
     ├── BuildRefused   the registry has errors; carries the check result

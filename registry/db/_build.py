@@ -29,12 +29,12 @@ from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from registry._check import CheckResult
-from registry._diagnostics import Severity
-from registry._errors import RegistryError
-from registry._index import RegistryIndex
+from registry.check.index import RegistryIndex
+from registry.check.pipeline import CheckResult
 from registry.db._tables import METADATA, TABLES, Column, Table
 from registry.db._values import POOL, Columns, decimal_array
+from registry.diagnostics import Severity
+from registry.errors import RegistryError
 
 FORMAT_VERSION = "1"
 """The version of the table layout; a change makes every existing file stale."""
@@ -98,8 +98,8 @@ def tool_version() -> str:
 def fingerprint(root: Path) -> str:
     """A hash of every record file (path and content digest), the table layout version and the tool
     version; :func:`fingerprint_of` the digests, each file read once more (as the check cache reads it)."""
-    from registry._cache import file_digest
-    from registry._check import discover
+    from registry.check.cache import file_digest
+    from registry.check.pipeline import discover
 
     files, _ = discover(root)
     digests = {}
@@ -113,7 +113,7 @@ def fingerprint(root: Path) -> str:
 
 def fingerprint_of(digests: Mapping[str, str]) -> str:
     """The fingerprint of record files known by their content digests, as a check took them
-    (:attr:`registry._check.CheckResult.digests`): a database built from a checked index is stamped
+    (:attr:`registry.check.pipeline.CheckResult.digests`): a database built from a checked index is stamped
     with exactly the bytes that were checked, and a file edited since makes it stale."""
     digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
     for relative, content in sorted(digests.items()):
@@ -324,7 +324,7 @@ def build_database(root: Path, out: Path | None = None) -> BuildReport:
 
     Raises :class:`BuildRefused` (carrying the check result) when the check finds errors.
     """
-    from registry._check import check
+    from registry.check.pipeline import check
 
     started = time.perf_counter()
     result = check(root)

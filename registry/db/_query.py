@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from registry._errors import RegistryError
+from registry.errors import RegistryError
 
 T = TypeVar("T")
 

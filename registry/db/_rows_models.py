@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from registry._geometry import model_layout_or_error
-from registry._index import RegistryIndex
-from registry._records import Model
+from registry.check.index import RegistryIndex
 from registry.db._engine_results import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
@@ -29,6 +27,8 @@ from registry.engine.layout import (
     Mechanism,
     SlidingWindow,
 )
+from registry.kinds.geometry import model_layout_or_error
+from registry.kinds.records import Model
 
 Row = dict[str, Any]
 
@@ -125,7 +125,7 @@ def _blank_geometry() -> Row:
 
 def models_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
     """One row per model: identity, where its geometry comes from, and the geometry columns."""
-    from registry._geometry import model_fields
+    from registry.kinds.geometry import model_fields
 
     rows: list[Row] = []
     for model, layout, error in found:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, get_args
 
-from registry._index import Entry, RegistryIndex
-from registry._records import Capability, Engine, Hardware, record_json
+from registry.check.index import Entry, RegistryIndex
 from registry.db._values import Columns, as_json, columns_of, quantity_value
+from registry.kinds.records import Capability, Engine, Hardware, record_json
 
 Row = dict[str, Any]
 

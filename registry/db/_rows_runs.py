@@ -5,10 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from registry._formula_stage import RUN_KINDS
-from registry._geometry import model_layout_or_error
-from registry._index import Entry, RegistryIndex
-from registry._records import Benchmark, Claim, KvEfficiency
+from registry.check.formulas import RUN_KINDS
+from registry.check.index import Entry, RegistryIndex
 from registry.db._engine_results import cache_result, engine_key
 from registry.db._rows_models import result_columns
 from registry.db._values import Columns, columns_of, context_tokens, quantity_float, quantity_value
@@ -16,6 +14,8 @@ from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult
 from registry.engine.layout import Layout
 from registry.engine.variants import Run
+from registry.kinds.geometry import model_layout_or_error
+from registry.kinds.records import Benchmark, Claim, KvEfficiency
 
 Row = dict[str, Any]
 RunRecord = KvEfficiency | Benchmark
@@ -44,14 +44,14 @@ def engine_run(run: RunRecord, key: str) -> Run:
     engine layout ``key``."""
     from dataclasses import replace
 
-    from registry._formula_stage import run_of
+    from registry.check.formulas import run_of
 
     return replace(run_of(run), engine=key)
 
 
 def claim_spec(claim: Claim) -> ClaimSpec:
     """A claim as the engine takes it, exactly as the check takes it."""
-    from registry._formula_stage import spec_of
+    from registry.check.formulas import spec_of
 
     return spec_of(claim)
 
@@ -131,8 +131,8 @@ def _run_columns(run: RunRecord) -> Row:
 
 def claims_columns(index: RegistryIndex) -> Columns:
     """One row per claim: stated against computed, the verdict, and the mistake named."""
-    from registry._formula_stage import run_of
-    from registry._geometry import model_fields
+    from registry.check.formulas import run_of
+    from registry.kinds.geometry import model_fields
 
     rows: list[Row] = []
     for run in _runs(index):

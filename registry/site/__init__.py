@@ -8,7 +8,7 @@ mkdocs-material (and buildable with Zensical from the same ``mkdocs.yml``).
     render_markdown(text)       a record's Markdown field as sanitized HTML
     escape(text)                any other record text as HTML
 
-Errors (both :class:`registry._errors.RegistryError`, so the command line prints their message)::
+Errors (both :class:`registry.errors.RegistryError`, so the command line prints their message)::
 
     RegistryError
     ├── SiteRefused   the registry has errors; the site is built only from a clean registry

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry._check import CheckResult
-from registry._diagnostics import Severity
-from registry._errors import RegistryError
+from registry.check.pipeline import CheckResult
+from registry.diagnostics import Severity
+from registry.errors import RegistryError
 
 DEFAULT_OUT = Path("build") / "site"
 """Where the built site goes, relative to the registry root (``site_dir`` in ``mkdocs.yml``)."""
@@ -48,7 +48,7 @@ class SiteReport:
 
 def check_clean(root: Path) -> CheckResult:
     """Run the whole check; raise :class:`SiteRefused` when it finds errors."""
-    from registry._check import check
+    from registry.check.pipeline import check
 
     result = check(root)
     if not result.ok:
@@ -118,7 +118,7 @@ def build_site(
     generated = generate(root, result, progress=progress, downloads=downloads)
     seconds.update(generated.seconds)
     if render:
-        from registry._memory import return_freed_memory
+        from registry.memory import return_freed_memory
 
         return_freed_memory()  # this process waits while MkDocs runs: 12 MiB less at 10,000 records
         started = time.perf_counter()

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO
 
-from registry._index import Entry
-from registry._records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
+from registry.check.index import Entry
 from registry.engine.units import parse_context
+from registry.kinds.records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table, table_parts, table_row

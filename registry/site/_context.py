@@ -10,10 +10,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from registry._check import CheckResult
-from registry._diagnostics import Diagnostic
-from registry._index import Entry, RegistryIndex
-from registry._records import Hardware
+from registry.check.index import Entry, RegistryIndex
+from registry.check.pipeline import CheckResult
+from registry.diagnostics import Diagnostic
+from registry.kinds.records import Hardware
 from registry.site import _paths
 from registry.site._html import Html, escape, link
 from registry.site._sanitize import LinkResolver, render_markdown

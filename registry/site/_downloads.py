@@ -12,9 +12,9 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from registry._check import CheckResult
-from registry._records import KINDS, SCHEMA_VERSION
+from registry.check.pipeline import CheckResult
 from registry.engine.units import format_bytes
+from registry.kinds.records import KINDS, SCHEMA_VERSION
 from registry.site import _paths
 from registry.site._html import block, link, table
 from registry.site._parts import front_matter
@@ -31,7 +31,7 @@ def records_json(result: CheckResult) -> Iterator[str]:
     they are made (the file is written from them and never held whole).
 
     Each record is encoded on its own, compactly, as the database's ``records.record`` column holds it
-    (:func:`~registry._records.record_json`); a line per record keeps the file easy to grep and to
+    (:func:`~registry.kinds.records.record_json`); a line per record keeps the file easy to grep and to
     diff.
     """
     yield f'{{"schema_version": {json.dumps(SCHEMA_VERSION)}, "records": [\n'
@@ -79,7 +79,7 @@ def write_downloads(
     say how to get the rest. ``database`` is the file :func:`prepare_database` returned for this
     build, when it has already run.
     """
-    from registry._db_docs import render_querying_page, render_tables_page
+    from registry.site._db_docs import render_querying_page, render_tables_page
 
     files: list[tuple[str, str, Path]] = []
     files.append(

@@ -1,7 +1,7 @@
 """Generating every page of the site from a checked registry, one record at a time.
 
 Pages are written as they are made, each from its record read back from the check's record store
-(:mod:`registry._store`), and each record's index row (its HTML, a few hundred bytes) goes to a
+(:mod:`registry.check.store`), and each record's index row (its HTML, a few hundred bytes) goes to a
 temporary file until its index page is written, so the generator holds no record and no page longer
 than it takes to make it. Order: the
 record pages, rendered by forked workers, while this process builds the database file when it is stale
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry._check import CheckResult
-from registry._records import KINDS
+from registry.check.pipeline import CheckResult
+from registry.kinds.records import KINDS
 from registry.site import _paths
 from registry.site._collections import render_collection, render_home_summary
 from registry.site._context import SiteContext
@@ -44,7 +44,7 @@ class Generated:
 
 
 def _reference_pages(root: Path) -> dict[str, Callable[[], str]]:
-    from registry.rules import all_rules
+    from registry.codes import all_rules
     from registry.site._reference_cli import render_cli_page
     from registry.site._reference_codes import CODES_INDEX, render_code_page, render_codes_index
     from registry.site._reference_engine import render_mechanisms_page

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from registry._geometry import model_fields
-from registry._records import Model
 from registry.engine.compute import Ladder
 from registry.engine.layout import Layout
 from registry.engine.variants import variant_layout
+from registry.kinds.geometry import model_fields
+from registry.kinds.records import Model
 from registry.site._html import Html, element
 from registry.site._results import (
     CONTEXT_LADDER,

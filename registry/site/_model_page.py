@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from registry._index import Entry
-from registry._records import Model
+from registry.check.index import Entry
 from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import LayerGroup, Layout, Mechanism, Recurrent
 from registry.engine.trace import layer_span
+from registry.kinds.records import Model
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, attrs, block, element, join, link, table
@@ -38,7 +38,7 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
     model = entry.record
     assert isinstance(model, Model)
     page = _paths.record_page(entry.id)
-    from registry._geometry import model_layout_or_error
+    from registry.kinds.geometry import model_layout_or_error
 
     layout, problem = model_layout_or_error(model)
     parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]

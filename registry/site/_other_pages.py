@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from registry._index import Entry
-from registry._records import Capability, Engine, Hardware
+from registry.check.index import Entry
+from registry.kinds.records import Capability, Engine, Hardware
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table

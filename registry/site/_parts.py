@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from registry._diagnostics import Diagnostic
-from registry._index import Entry
-from registry._records import Erratum, Source
+from registry.check.index import Entry
+from registry.diagnostics import Diagnostic
+from registry.kinds.records import Erratum, Source
 from registry.site import _paths
 from registry.site._context import SiteContext
 from registry.site._html import Html, block, element, escape, escape_attr, join, link, table

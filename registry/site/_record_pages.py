@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from registry._index import Entry
+from registry.check.index import Entry
 from registry.site import _paths
 from registry.site._collections import Collected, SpooledRows
 from registry.site._context import SiteContext

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from registry.rules import FAMILIES, Rule, all_rules
+from registry.codes import FAMILIES, Rule, all_rules
 from registry.site import _paths
 from registry.site._html import block, element, join, link, table
 from registry.site._parts import badge, front_matter

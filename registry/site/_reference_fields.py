@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from registry._records import KINDS
-from registry._schema import generate
+from registry.kinds.records import KINDS
+from registry.kinds.schema import generate
 from registry.site._html import block, element, table
 from registry.site._parts import front_matter
 

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from registry._geometry import model_layout_or_error
-from registry._index import RegistryIndex
-from registry._records import Benchmark, Hardware, KvEfficiency, Model
+from registry.check.index import RegistryIndex
 from registry.db._engine_results import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
@@ -29,6 +27,8 @@ from registry.engine.compute import CacheResult, Ladder
 from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, parse_quantity
+from registry.kinds.geometry import model_layout_or_error
+from registry.kinds.records import Benchmark, Hardware, KvEfficiency, Model
 
 __all__ = [
     "CHART_LAYOUT",
@@ -193,9 +193,9 @@ class ClaimRow:
 
 def claim_rows(index: RegistryIndex, run: KvEfficiency | Benchmark) -> Iterator[ClaimRow]:
     """Each claim of a run checked by the engine, in the record's order."""
-    from registry._geometry import model_fields
     from registry.db._rows_runs import claim_spec, engine_run, run_model, verdict_columns
     from registry.engine.claims import check_claim
+    from registry.kinds.geometry import model_fields
 
     entry, layout, problem = run_model(index, run)
     key = engine_key(run.layout)

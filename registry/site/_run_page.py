@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from registry._index import Entry
-from registry._records import Benchmark, Claim, KvEfficiency
+from registry.check.index import Entry
 from registry.engine.claims import QUANTITY_WORDS, show_value
 from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count
 from registry.engine.units import QuantityError, parse_context, parse_quantity
+from registry.kinds.records import Benchmark, Claim, KvEfficiency
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, escape, join, table

@@ -21,7 +21,7 @@ import cmarkgfm  # type: ignore[import-untyped]  # no stubs are published
 import nh3
 from cmarkgfm.cmark import Options  # type: ignore[import-untyped]
 
-from registry._records import WIKI_LINK
+from registry.kinds.records import WIKI_LINK
 from registry.site._html import Html
 
 ALLOWED_TAGS = frozenset(

@@ -124,7 +124,7 @@ class GeneratedFolder:
 
     def _replace(self, target: Path, data: bytes) -> None:
         """An existing page is replaced through :meth:`_beside`. Lighter than
-        :func:`registry._io.write_atomic` (no fsync, no random name): pages are regenerated from the
+        :func:`registry.files.write_atomic` (no fsync, no random name): pages are regenerated from the
         records on every build, so neither durability nor the permissions of a hand-made file matter."""
         self._beside(target, lambda temporary: temporary.write_bytes(data))
 

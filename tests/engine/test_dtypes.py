@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from registry._records import DTYPE_PATTERN
 from registry.engine import DTYPES, UnknownDtypeError, bytes_per_element, canonical_dtype, get_dtype
+from registry.kinds.records import DTYPE_PATTERN
 
 
 @pytest.mark.parametrize(

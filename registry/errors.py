@@ -9,8 +9,8 @@ class RegistryError(Exception):
 
 def describe(error: BaseException) -> str:
     """A one-line account of an error: the message for expected ones, the type and message otherwise."""
-    from registry._check import UsageError
-    from registry._root import RootNotFound
+    from registry.check.pipeline import UsageError
+    from registry.root import RootNotFound
 
     if isinstance(error, RegistryError | UsageError | RootNotFound):
         return str(error)

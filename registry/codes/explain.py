@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from registry.rules import FAMILIES, Rule, all_rules
+from registry.codes import FAMILIES, Rule, all_rules
 
 
 def example_files(rule: Rule, base: Path | None = None) -> list[tuple[str, str]]:
     """The example's record files (path under the example's root, text), if the example tree is present."""
-    root = (base or Path(__file__).resolve().parent.parent) / rule.example / "records"
+    root = (base or Path(__file__).resolve().parents[2]) / rule.example / "records"
     if not root.is_dir():
         return []
     return [
@@ -20,7 +20,7 @@ def example_files(rule: Rule, base: Path | None = None) -> list[tuple[str, str]]
 
 
 def expected_output(rule: Rule, base: Path | None = None) -> str:
-    path = (base or Path(__file__).resolve().parent.parent) / rule.example / "expected.txt"
+    path = (base or Path(__file__).resolve().parents[2]) / rule.example / "expected.txt"
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 

@@ -16,13 +16,13 @@ from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 from pydantic import ValidationError as PydanticError
 
-from registry._diagnostics import Diagnostic
-from registry._loader import Document, escape_pointer_part
-from registry._records import KINDS, MODEL_CLASSES, Record, _needs
-from registry._schema import fast_validator_for, validator_for
+from registry.check.load import Document, escape_pointer_part
+from registry.codes import schema as rules
+from registry.codes.rule import Rule
+from registry.diagnostics import Diagnostic
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
-from registry.rules import schema as rules
-from registry.rules._rule import Rule
+from registry.kinds.records import KINDS, MODEL_CLASSES, Record, _needs
+from registry.kinds.schema import fast_validator_for, validator_for
 
 MAX_FINDINGS = 100
 """The most schema findings listed for one file; past it, one S007 says that more remain."""

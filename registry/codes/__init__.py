@@ -5,8 +5,8 @@ Codes are permanent: a code once published keeps its meaning, and a retired code
 
 from __future__ import annotations
 
-from registry.rules import refs, schema, syntax
-from registry.rules._rule import Rule
+from registry.codes import refs, schema, syntax
+from registry.codes.rule import Rule
 
 FAMILIES = {
     "Y": "syntax: the file cannot be read as one YAML record",
@@ -18,7 +18,7 @@ FAMILIES = {
 
 def all_rules() -> tuple[Rule, ...]:
     """Every rule, in code order."""
-    from registry.rules import formula  # the formula family lives beside the engine it explains
+    from registry.codes import formula  # the formula family lives beside the engine it explains
 
     rules = (*syntax.RULES, *schema.RULES, *refs.RULES, *formula.RULES)
     return tuple(sorted(rules, key=lambda rule: rule.code))

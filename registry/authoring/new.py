@@ -27,12 +27,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from registry._errors import RegistryError
-from registry._fmt import FmtLoadError, FmtRefused, format_text
-from registry._io import write_atomic
-from registry._loader import resolve_plain
-from registry._records import KINDS, SLUG_PATTERN, Engine, Model
+from registry.authoring.fmt import FmtLoadError, FmtRefused, format_text
+from registry.check.load import resolve_plain
 from registry.engine.units import format_bytes, format_int
+from registry.errors import RegistryError
+from registry.files import write_atomic
+from registry.kinds.records import KINDS, SLUG_PATTERN, Engine, Model
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 RUN_KINDS = ("kv-efficiency", "benchmark")
@@ -219,7 +219,7 @@ def parse_target(target: str) -> tuple[str, str]:
 
 def engine_for(root: Path, layout: str) -> str | None:
     """The id of the one engine record that declares ``layout`` (its version suffix aside), if any."""
-    from registry._check import load_file
+    from registry.check.pipeline import load_file
 
     base = layout.split("@", 1)[0]
     found: list[str] = []
@@ -252,7 +252,7 @@ def human_bytes(text: str) -> str:
 
 
 def _check_options(options: NewOptions) -> None:
-    from registry._records import DTYPE_PATTERN, LAYOUT_PATTERN
+    from registry.kinds.records import DTYPE_PATTERN, LAYOUT_PATTERN
 
     for name, value in (
         ("--kv-dtype", options.kv_dtype),
@@ -273,7 +273,7 @@ def _check_options(options: NewOptions) -> None:
 
 def run_for(options: NewOptions) -> Any:
     """The engine's run for the record's run shape, built as the check builds it from a record
-    (``registry._formula_stage.run_of``): unquantized weights are the activations' dtype."""
+    (``registry.check.formulas.run_of``): unquantized weights are the activations' dtype."""
     from registry.engine.dtypes import model_dtype_of
     from registry.engine.variants import Run
 
@@ -297,9 +297,9 @@ def computed_claims(
 ) -> tuple[list[ComputedClaim], list[str], tuple[str, ...]]:
     """The claims the engine can fill for ``model`` under the options' run, each checked as ``registry
     check`` checks it; a note for each figure left out, saying why; and the whole trace for one sequence."""
-    from registry._geometry import model_fields, model_layout
     from registry.engine.claims import ClaimSpec, check_claim
     from registry.engine.variants import measure
+    from registry.kinds.geometry import model_fields, model_layout
 
     run = run_for(options)
     try:
@@ -447,7 +447,7 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             raise RegistryError(
                 f"--model belongs to {' and '.join(RUN_KINDS)} records, not to a {options.kind} record"
             )
-        from registry._check import load_record
+        from registry.check.pipeline import load_record
 
         wanted = options.model if options.model.startswith("models/") else f"models/{options.model}"
         model = load_record(root, wanted, Model)

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from registry._diagnostics import Diagnostic, Severity
-from registry._lines import Lines
+from registry.check.lines import Lines
+from registry.diagnostics import Diagnostic, Severity
 
 CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
@@ -63,7 +63,7 @@ def file_digest(path: Path) -> str:
     """The content digest of a regular file. A pipe or a device is never opened (a pipe would block and a
     device may never end), and a file past the record size limit is known by its size alone: the check
     refuses it by size, and reading 50 MB to learn that would defeat the limit."""
-    from registry._loader import MAX_FILE_BYTES
+    from registry.check.load import MAX_FILE_BYTES
 
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
@@ -76,7 +76,7 @@ def file_digest(path: Path) -> str:
 
 def content_digest(raw: bytes) -> str:
     """A record file's content digest, as the cache and the database's fingerprint know it; the check
-    takes it of the bytes it reads (:attr:`registry._check.CheckResult.digests`)."""
+    takes it of the bytes it reads (:attr:`registry.check.pipeline.CheckResult.digests`)."""
     return _digest(raw).hex()
 
 
@@ -100,7 +100,7 @@ class FileDigests(Mapping[str, str]):
 
     def add(self, path: str, raw: bytes) -> None:
         """Digest ``raw``, the bytes of the file at ``path`` (which holds no line break: see
-        :func:`registry._check.discover`)."""
+        :func:`registry.check.pipeline.discover`)."""
         self._paths.append(path)
         self._digests += _digest(raw)
         self._where = None
@@ -150,7 +150,7 @@ def _tool_fingerprint(root: Path) -> str:
         for name in names:
             if name.endswith(".dist-info") and name.split("-")[0].lower().replace("_", "-") in _LIBRARIES:
                 digest.update(name.encode())
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # the whole registry package
     for path in sorted(package.rglob("*.py")):
         info = path.stat()
         digest.update(f"{path.relative_to(package).as_posix()} {info.st_size} {info.st_mtime_ns}".encode())
@@ -231,7 +231,7 @@ class CheckCache:
     ) -> None:
         """Write the answer; a cache that cannot be written is only a slower next run. ``digests`` are
         those the check took of the files it read, so they are not read again."""
-        from registry._io import write_atomic
+        from registry.files import write_atomic
 
         for path, digest in (digests or {}).items():
             self.digests.setdefault(path, digest)

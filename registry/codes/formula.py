@@ -6,8 +6,8 @@ belongs) is already refused by the schema stage, before any arithmetic.
 
 from __future__ import annotations
 
-from registry._diagnostics import Severity
-from registry.rules._rule import Rule, family
+from registry.codes.rule import Rule, family
+from registry.diagnostics import Severity
 
 _rule = family("formula")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from registry._diagnostics import Severity
-from registry.rules._rule import Rule, family
+from registry.codes.rule import Rule, family
+from registry.diagnostics import Severity
 
 _rule = family("references")
 

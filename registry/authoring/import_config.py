@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry._errors import RegistryError
-from registry._fmt import same_value
-from registry._io import write_atomic
-from registry._loader import MAX_FILE_BYTES, load_text
-from registry._new import Todo, record_text
-from registry._records import SLUG_PATTERN
+from registry.authoring.fmt import same_value
+from registry.authoring.new import Todo, record_text
+from registry.check.load import MAX_FILE_BYTES, load_text
+from registry.errors import RegistryError
+from registry.files import write_atomic
+from registry.kinds.records import SLUG_PATTERN
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The check reads every record once, and the site and the database use every recor
 for a moment: a page is made from its record, a chunk of rows from a thousand. Holding every record in
 memory from the check to the last page made memory grow with the registry (about 4 KB a record, most of
 it pydantic's objects and the file's text). So the check writes each record, pickled, to a temporary
-file as it is made, with what its :class:`~registry._index.Entry` shows (id, path, title, references,
+file as it is made, with what its :class:`~registry.check.index.Entry` shows (id, path, title, references,
 links), and memory keeps its kind (a byte) and where it is in the file (32 bytes). A use of
 ``entry.record`` reads the record back (about 20 µs: 10,000 records in 0.2 to 0.4 s), ``entry.title``
 its entry's fields (a few µs); the last few read are kept, and a page or a chunk of rows keeps what it
@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from registry._records import KINDS
+from registry.kinds.records import KINDS
 
 if TYPE_CHECKING:
-    from registry._loader import Document
-    from registry._records import Record
+    from registry.check.load import Document
+    from registry.kinds.records import Record
 
 _KIND_NAMES = tuple(KINDS)
 
@@ -86,9 +86,9 @@ class RecordStore:
     def put(self, record: Record, document: Document, fields: tuple[Any, ...]) -> int:
         """Write ``record``, its entry's ``fields`` (what :meth:`fields` gives back), its ``document``
         (released: the text or positions that locate a finding) and the record as JSON
-        (:func:`~registry._records.record_json`: the record dump's and the database's form, written
+        (:func:`~registry.kinds.records.record_json`: the record dump's and the database's form, written
         while the record is at hand so that neither reads it back)."""
-        from registry._records import record_json
+        from registry.kinds.records import record_json
 
         shown = pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
         pickled = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
-from registry._diagnostics import Diagnostic, Severity
+from registry.diagnostics import Diagnostic, Severity
 
 
 class CheckResult(Protocol):
@@ -105,7 +105,7 @@ def github(result: CheckResult, out: TextIO, err: TextIO) -> None:
 
 def sarif(result: CheckResult, out: TextIO, err: TextIO) -> None:
     """SARIF 2.1.0, for code scanning."""
-    from registry.rules import all_rules
+    from registry.codes import all_rules
 
     rules = all_rules()
     positions = {rule.code: i for i, rule in enumerate(rules)}

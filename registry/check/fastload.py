@@ -1,6 +1,6 @@
 """The fast path for the common case: a valid record, parsed by libyaml (PyYAML's C parser).
 
-It builds the same values as the canonical loader (:mod:`registry._loader`) from libyaml's events with
+It builds the same values as the canonical loader (:mod:`registry.check.load`) from libyaml's events with
 the same scalar rules, but keeps no positions. Anything unusual goes to the canonical loader instead,
 which then gives the located diagnostic: a file libyaml refuses, a refusal of any kind (duplicate key,
 tag, alias limit, depth), and every file where a YAML 1.1 parser and a YAML 1.2 parser could read the
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from registry._loader import (
+from registry.check.load import (
     _ALLOWED_TAGS,
     _STR_TAG,
     MAX_ALIASES,

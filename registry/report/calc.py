@@ -8,10 +8,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from registry._errors import RegistryError
 from registry.engine.compute import CacheResult, compute
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, format_int
+from registry.errors import RegistryError
 
 
 def calc_config(
@@ -40,9 +40,9 @@ def calc_model(
     layout: str = "vllm",
 ) -> CacheResult:
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
-    from registry._check import load_record
-    from registry._geometry import model_layout
-    from registry._records import Model
+    from registry.check.pipeline import load_record
+    from registry.kinds.geometry import model_layout
+    from registry.kinds.records import Model
 
     wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
     record = load_record(root, wanted, Model)

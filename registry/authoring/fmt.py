@@ -23,7 +23,7 @@ depends on where a comment happens to sit; they are stripped and put back in the
 
 Nothing is written on trust: the result is loaded again with the registry's own loader and must give
 exactly the same data (types included) and the same comments, or the file is left untouched and the
-reason reported. Writes are atomic (:func:`registry._io.write_atomic`).
+reason reported. Writes are atomic (:func:`registry.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel
 
-from registry._diagnostics import Diagnostic
-from registry._io import write_atomic
-from registry._loader import MAX_FILE_BYTES, load_text
-from registry._records import KINDS, MODEL_CLASSES
+from registry.check.load import MAX_FILE_BYTES, load_text
+from registry.diagnostics import Diagnostic
+from registry.files import write_atomic
+from registry.kinds.records import KINDS, MODEL_CLASSES
 
 MODELINE = "# yaml-language-server: $schema=../../schemas/{kind}.schema.json"
 """The first line of every record: it points editors at the kind's JSON Schema."""
@@ -450,7 +450,7 @@ def record_files(root: Path, paths: Sequence[Path] = ()) -> list[Path]:
         elif given.is_file():
             chosen.add(given)
         else:
-            from registry._errors import RegistryError
+            from registry.errors import RegistryError
 
             raise RegistryError(f"{given}: no such file or folder")
     return sorted(chosen)

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from registry._diagnostics import Diagnostic
-from registry._lines import Lines
-from registry._loader import Document
-from registry._records import KINDS, WIKI_LINK, Record
-from registry._root import RootNotFound, find_root
-from registry._store import RecordStore
-from registry.rules import refs
+from registry.check.lines import Lines
+from registry.check.load import Document
+from registry.check.store import RecordStore
+from registry.codes import refs
+from registry.diagnostics import Diagnostic
+from registry.kinds.records import KINDS, WIKI_LINK, Record
+from registry.root import RootNotFound, find_root
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 
@@ -64,7 +64,7 @@ class Link(NamedTuple):
 class Entry:
     """One valid record in the index, as the cross-record checks and the pages' links see it: its id,
     kind, path, title, references and links. Only the id and the record's number in the
-    :class:`~registry._store.RecordStore` are in memory: the rest, the record itself and the document
+    :class:`~registry.check.store.RecordStore` are in memory: the rest, the record itself and the document
     that locates its findings are read back from the store on use (the fields a few µs, and kept for
     the records most asked for), so an index of any size holds little more than its ids.
 
@@ -80,7 +80,7 @@ class Entry:
 
     @property
     def number(self) -> int:
-        """The record's number in the index's :class:`~registry._store.RecordStore`."""
+        """The record's number in the index's :class:`~registry.check.store.RecordStore`."""
         return self._number
 
     @property
@@ -107,7 +107,7 @@ class Entry:
 
     @property
     def json(self) -> str:
-        """The record as JSON (:func:`~registry._records.record_json`), without making the record."""
+        """The record as JSON (:func:`~registry.kinds.records.record_json`), without making the record."""
         return self._store.json(self._number)
 
     @property
@@ -136,7 +136,7 @@ class Entry:
 
     def derived(self, make: Callable[[Any], T]) -> T:
         """``make(self.record)``, made once for this record (see :meth:`RecordStore.derived
-        <registry._store.RecordStore.derived>`). The value is shared: never change it."""
+        <registry.check.store.RecordStore.derived>`). The value is shared: never change it."""
         return self._store.derived(self._number, make)
 
     def __eq__(self, other: object) -> bool:

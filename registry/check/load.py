@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from registry._diagnostics import Diagnostic
-from registry.rules import syntax
+from registry.codes import syntax
+from registry.diagnostics import Diagnostic
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
@@ -44,7 +44,7 @@ class Document:
     text: str | None = field(default=None, repr=False)
 
     def _fill(self) -> None:
-        from registry._fastload import located_load
+        from registry.check.fastload import located_load
 
         located = located_load(self.path, self.text or "").document
         self._positions = located._positions if located else {}
@@ -75,7 +75,7 @@ class Document:
     def released(self) -> Document:
         """This document without its values, once the record has been made from them: what stays is
         what locates a finding (the positions, or the text they are found from on first use). The
-        check stores one of these beside every record (:mod:`registry._store`), without the values the
+        check stores one of these beside every record (:mod:`registry.check.store`), without the values the
         record already holds."""
         return Document(
             self.path, {}, self._positions, self._key_positions, self._block_scalars, text=self.text

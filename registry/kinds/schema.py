@@ -19,8 +19,8 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from registry._io import write_atomic
-from registry._records import KINDS, MODEL_CLASSES, SCHEMA_VERSION
+from registry.files import write_atomic
+from registry.kinds.records import KINDS, MODEL_CLASSES, SCHEMA_VERSION
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 ID_BASE = "https://inference-efficiency-registry.invalid/schemas/"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from registry._errors import RegistryError
-from registry._index import Entry, RegistryIndex
-from registry._records import Benchmark, KvEfficiency, Model
+from registry.check.index import Entry, RegistryIndex
 from registry.engine.units import format_bytes, format_int
+from registry.errors import RegistryError
+from registry.kinds.records import Benchmark, KvEfficiency, Model
 
 STANDARD_CONTEXT = 131072
 STANDARD_LAYOUT = "vllm"
@@ -20,7 +20,7 @@ STANDARD_LAYOUT = "vllm"
 
 def explain(root: Path, record_id: str) -> str:
     """The explanation of one record of the registry at ``root``, as text."""
-    from registry._check import check
+    from registry.check.pipeline import check
 
     result = check(root, formulas=False)
     wanted = record_id.removeprefix("records/").removesuffix(".yaml")
@@ -42,7 +42,7 @@ def explain(root: Path, record_id: str) -> str:
 
 
 def _explain_run(index: RegistryIndex, entry: Entry) -> str:
-    from registry._formula_stage import Models, findings, run_of, spec_of
+    from registry.check.formulas import Models, findings, run_of, spec_of
     from registry.engine.claims import check_claim, show_value
 
     record = entry.record
@@ -84,8 +84,8 @@ def _explain_run(index: RegistryIndex, entry: Entry) -> str:
 
 
 def _explain_model(entry: Entry) -> str:
-    from registry._geometry import model_layout
     from registry.engine.compute import compute
+    from registry.kinds.geometry import model_layout
 
     model = entry.record
     assert isinstance(model, Model)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
-from registry._records import LayerGroupSpec, Model
 from registry.engine.layout import (
     MLA,
     Attention,
@@ -24,6 +23,7 @@ from registry.engine.layout import (
     SlidingWindow,
     StateTensor,
 )
+from registry.kinds.records import LayerGroupSpec, Model
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ def _per_record(read: Callable[[Model], T]) -> Callable[[Model], T]:
     keeps the object, so its id stays its own): a model's page asks for its geometry several times, and
     freezing a large config to look it up by content costs more than the lookup saves. Records are
     frozen, so what was read stays true. (What many pages ask of one model, an index entry keeps:
-    :meth:`registry._index.Entry.derived`.)"""
+    :meth:`registry.check.index.Entry.derived`.)"""
     known: dict[int, tuple[Model, T]] = {}
 
     @wraps(read)

@@ -15,16 +15,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from registry._cache import FileDigests
-from registry._diagnostics import Diagnostic, Severity, sort_diagnostics
-from registry._errors import RegistryError
-from registry._fastload import fast_load_bytes
-from registry._index import COLLECTIONS, RegistryIndex, Stored, check_references, expected_id, index_records
-from registry._loader import MAX_FILE_BYTES, Document, too_large
-from registry._memory import return_freed_memory
-from registry._records import SLUG_PATTERN, Record
-from registry._validate import validate
-from registry.rules import refs
+from registry.check.cache import FileDigests
+from registry.check.fastload import fast_load_bytes
+from registry.check.index import (
+    COLLECTIONS,
+    RegistryIndex,
+    Stored,
+    check_references,
+    expected_id,
+    index_records,
+)
+from registry.check.load import MAX_FILE_BYTES, Document, too_large
+from registry.check.validate import validate
+from registry.codes import refs
+from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
+from registry.errors import RegistryError
+from registry.kinds.records import SLUG_PATTERN, Record
+from registry.memory import return_freed_memory
 
 
 class UsageError(Exception):
@@ -185,7 +192,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))
     if formulas:
-        from registry._formula_stage import check_formulas
+        from registry.check.formulas import check_formulas
 
         diagnostics.extend(check_formulas(index))
     reported = [d for d in diagnostics if _selected(d.path, selection)]

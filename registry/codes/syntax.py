@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from registry.rules._rule import Rule, family
+from registry.codes.rule import Rule, family
 
 _rule = family("syntax")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from registry._diagnostics import Diagnostic, Severity
+from registry.diagnostics import Diagnostic, Severity
 
 MAX_MESSAGE = 2_000
 """The longest message or hint a finding carries. Messages quote what they are about, and a record can

@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from registry._diagnostics import Diagnostic
-from registry._geometry import model_fields, model_layout, model_layout_or_error
-from registry._index import Entry, RegistryIndex
-from registry._records import Benchmark, Claim, Hardware, KvEfficiency, Model
+from registry.check.index import Entry, RegistryIndex
+from registry.codes import formula as rules
+from registry.codes import schema as schema_rules
+from registry.codes.rule import Rule
+from registry.diagnostics import Diagnostic
 from registry.engine.adapters import (
     ConfigFieldError,
     ConfigValueError,
@@ -34,9 +35,8 @@ from registry.engine.layout import (
 from registry.engine.misapply import Candidate
 from registry.engine.units import Dimension, Quantity, parse_context, parse_quantity
 from registry.engine.variants import VARIANTS, Fields, Run, measure
-from registry.rules import formula as rules
-from registry.rules import schema as schema_rules
-from registry.rules._rule import Rule
+from registry.kinds.geometry import model_fields, model_layout, model_layout_or_error
+from registry.kinds.records import Benchmark, Claim, Hardware, KvEfficiency, Model
 
 RunRecord = KvEfficiency | Benchmark
 RUN_KINDS = ("kv-efficiency", "benchmark")

@@ -1,0 +1,1 @@
+"""Writing records: ``new``, ``fmt`` and ``import-config``."""
