@@ -16,7 +16,8 @@ from registry.db._engine_results import (
     reasons,
 )
 from registry.db._values import Columns, as_json, columns_of
-from registry.engine.compute import CacheResult, GroupResult, Ladder
+from registry.engine.compute import CacheResult, Ladder
+from registry.engine.groups import GroupResult
 from registry.engine.layout import (
     MLA,
     Attention,

@@ -1,21 +1,6 @@
 """The formula engine: pure functions from a cache layout and precisions to exact bytes and a trace."""
 
-from registry.engine.compute import (
-    CacheResult,
-    GroupResult,
-    Ladder,
-    attention_entry_bytes,
-    chunk_tokens,
-    compressed_entries,
-    compute,
-    compute_ladder,
-    indexer_entry_bytes,
-    mla_entry_bytes,
-    mla_expanded_entry_bytes,
-    per_token_bytes,
-    state_bytes,
-    window_tokens,
-)
+from registry.engine.compute import CacheResult, Ladder, compute, compute_ladder, per_token_bytes
 from registry.engine.dtypes import (
     DTYPES,
     DType,
@@ -25,6 +10,17 @@ from registry.engine.dtypes import (
     get_dtype,
 )
 from registry.engine.engines import ENGINE_KEYS, UnknownEngineError, get_engine
+from registry.engine.formulas import (
+    attention_entry_bytes,
+    chunk_tokens,
+    compressed_entries,
+    indexer_entry_bytes,
+    mla_entry_bytes,
+    mla_expanded_entry_bytes,
+    state_bytes,
+    window_tokens,
+)
+from registry.engine.groups import GroupResult
 from registry.engine.layout import (
     MLA,
     Attention,

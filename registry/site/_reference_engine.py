@@ -12,11 +12,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from registry.engine import lowrank
-from registry.engine.compute import (
+from registry.engine.compute import compute
+from registry.engine.dtypes import DTYPES
+from registry.engine.engines import ENGINE_KEYS, get_engine
+from registry.engine.formulas import (
     attention_entry_bytes,
     chunk_tokens,
     compressed_entries,
-    compute,
     indexer_entry_bytes,
     mla_entry_bytes,
     mla_expanded_entry_bytes,
@@ -24,8 +26,6 @@ from registry.engine.compute import (
     state_tensor_elements,
     window_tokens,
 )
-from registry.engine.dtypes import DTYPES
-from registry.engine.engines import ENGINE_KEYS, get_engine
 from registry.engine.layout import (
     MECHANISM_TYPES,
     MLA,

@@ -1,0 +1,237 @@
+"""The architectural minimum, the engine layout every serving engine's rules start from.
+
+:class:`Ideal` keeps exactly what each mechanism needs (the formulas of :mod:`registry.engine.formulas`),
+with no blocks and no padding; each engine module subclasses it and overrides the hooks where that engine
+allocates differently. The helpers here are the ones those modules share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from functools import partial
+
+from registry.engine.dtypes import FLOAT_DTYPES, DType
+from registry.engine.formulas import (
+    attention_entry_bytes,
+    attention_factors,
+    chunk_tokens,
+    compressed_entries,
+    indexer_entry_bytes,
+    mla_entry_bytes,
+    mla_factors,
+    state_tensor_elements,
+    window_tokens,
+)
+from registry.engine.layout import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    Mechanism,
+    NoCache,
+    Recurrent,
+    Shared,
+    SlidingWindow,
+    StateTensor,
+)
+from registry.engine.plan import (
+    Component,
+    EngineRules,
+    EntryRule,
+    GroupPlan,
+    MissingDimension,
+    Settings,
+    one_state,
+    require,
+    unsupported,
+)
+from registry.engine.trace import Factor, number, parenthesized_sum, product
+
+FOR_ENGINE = "the engine's layout for it was not read from its source, so no number is given"
+"""The end of a refusal for a mechanism an engine serves whose layout was not read from its source."""
+
+
+def refusal(what: str, dtype: DType, known: frozenset[str]) -> str:
+    """Why ``what`` cannot store ``dtype``, with the formats it does know."""
+    return f"{what} has no {dtype.name} layout (known here: {', '.join(sorted(known))})"
+
+
+def ceil_div(a: int, b: int) -> int:
+    """``⌈a / b⌉`` in integers."""
+    return -(-a // b)
+
+
+def model_dtype(settings: Settings, what: str) -> DType:
+    """The activations' dtype: given, or read off an unquantized KV dtype (which then equals it)."""
+    if settings.model_dtype is not None:
+        return settings.model_dtype
+    if settings.kv_dtype.name in FLOAT_DTYPES:
+        return settings.kv_dtype
+    raise MissingDimension(["model dtype"], f"{what} is stored in the model dtype")
+
+
+class Ideal(EngineRules):
+    """The architectural minimum: exactly what the mechanism needs, no blocks, no padding.
+
+    Engines subclass it and override the rules where they allocate differently.
+    """
+
+    key = "ideal"
+    title = "architectural minimum"
+
+    def plan(self, mechanism: Mechanism, settings: Settings) -> GroupPlan:
+        reason = self.kv_dtype_problem(settings.kv_dtype)
+        match mechanism:
+            case Recurrent():
+                return self.recurrent(mechanism, settings)
+            case Shared():
+                layer = mechanism.source_layer
+                source = "another layer" if layer is None else f"layer {layer}"
+                return GroupPlan(notes=(f"reads {source}'s cache: 0 B of its own",))
+            case NoCache():
+                return GroupPlan(notes=("keeps no cache: 0 B",))
+            case _ if reason:
+                return unsupported(reason)
+            case Attention():
+                return self.attention(mechanism, settings)
+            case SlidingWindow():
+                return self.sliding_window(mechanism, settings)
+            case Chunked():
+                return self.chunked(mechanism, settings)
+            case MLA():
+                return self.mla(mechanism, settings)
+            case Compressed():
+                return self.compressed(mechanism, settings)
+        raise TypeError(f"not a cache mechanism: {mechanism!r}")
+
+    # -- hooks an engine overrides
+
+    def kv_dtype_problem(self, dtype: DType) -> str:
+        """Why the engine cannot store a KV cache in ``dtype`` ("" when it can)."""
+        return ""
+
+    def full_entries(self, t: int, mechanism: Mechanism) -> tuple[int, str]:
+        """Token slots held for a full-attention or MLA layer at context ``t``: exactly ``t``."""
+        return t, ""
+
+    def window_entries(self, t: int, window: int, mechanism: Mechanism) -> tuple[int, str]:
+        """Token slots held for a sliding-window layer: ``min(t, window)`` (:func:`window_tokens`)."""
+        return window_tokens(t, window), f"min(t, {number(window)})"
+
+    def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
+        """Token slots held for a chunked-attention layer: the current chunk (:func:`chunk_tokens`)."""
+        return chunk_tokens(t, chunk), f"tokens of the current {number(chunk)}-token chunk"
+
+    # -- attention family
+
+    def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
+        heads, k, v = require(mechanism, "num_kv_heads", "head_dim", "v_head_dim")
+        element = settings.kv_dtype.bytes_per_element
+        entry = attention_entry_bytes(heads, k, v, element)
+        factors = tuple(attention_factors(heads, k, v, element))
+        return Component("growing", "", entry, factors, self.full_rule(mechanism), entry)
+
+    def full_rule(self, mechanism: Mechanism) -> EntryRule:
+        """:meth:`full_entries` for ``mechanism``, as a rule of the context."""
+        return partial(self.full_entries, mechanism=mechanism)
+
+    def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
+        """Full attention keeps K and V of every token (:func:`attention_entry_bytes`)."""
+        return GroupPlan((self.kv_component(mechanism, settings),))
+
+    def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+        """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
+        (window,) = require(mechanism, "window")
+        base = self.kv_component(mechanism, settings)
+        entries = partial(self.window_entries, window=window, mechanism=mechanism)
+        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
+
+    def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
+        """A chunked-attention layer keeps the tokens of its current chunk only."""
+        (chunk,) = require(mechanism, "chunk")
+        base = self.kv_component(mechanism, settings)
+        entries = partial(self.chunk_entries, chunk=chunk, mechanism=mechanism)
+        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
+
+    # -- MLA
+
+    def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
+        """The latent plus the RoPE key per token (:func:`mla_entry_bytes`), and indexer keys if any."""
+        rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
+        element = settings.kv_dtype.bytes_per_element
+        entry = mla_entry_bytes(rank, rope, element)
+        entries = self.full_rule(mechanism)
+        latent = Component("growing", "", entry, tuple(mla_factors(rank, rope, element)), entries, entry)
+        return GroupPlan((latent, *self.indexer(mechanism, settings, entries)))
+
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
+        """DeepSeek-V3.2's indexer keys, one per token, in the KV dtype (:func:`indexer_entry_bytes`)."""
+        if mechanism.index_head_dim is None:
+            return ()
+        element = settings.kv_dtype.bytes_per_element
+        entry = indexer_entry_bytes(mechanism.index_head_dim, element)
+        factors = (mechanism.index_head_dim, element)
+        return (Component("growing", "indexer keys", entry, factors, entries, entry),)
+
+    # -- recurrent state
+
+    def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
+        """The dtype a state tensor is stored in: the requested state dtype, else the model dtype."""
+        return settings.state_dtype or model_dtype(settings, "the recurrent state")
+
+    def state_positions(self, tensor: StateTensor) -> tuple[int | None, ...]:
+        """The shape an engine stores for a tensor (the layout's shape unless the engine keeps more)."""
+        return tensor.shape
+
+    def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
+        """Fixed state per sequence: ``Σ prod(shape) × bytes`` per layer (:func:`state_bytes`)."""
+        terms: list[list[Factor]] = []
+        total = Fraction(0)
+        for tensor in mechanism.tensors:
+            shape = self.state_positions(tensor)
+            stored = StateTensor(tensor.name, shape, tensor.role)
+            element = self.state_element(tensor, mechanism, settings).bytes_per_element
+            total += state_tensor_elements(stored) * element
+            terms.append([*(s for s in shape if s is not None), element])
+        factors: tuple[Factor, ...] = (
+            tuple(terms[0]) if len(terms) == 1 else (parenthesized_sum([product(t) for t in terms]),)
+        )
+        return GroupPlan((Component("fixed", "", total, factors, one_state, Fraction(0)),))
+
+    # -- sequence-compressed attention
+
+    def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
+        """``⌈t / ratio⌉`` entries shaped like ``inner``, plus the local window and indexer keys if any."""
+        (ratio,) = require(mechanism, "ratio")
+        element = settings.kv_dtype.bytes_per_element
+        entry, factors = _inner_entry(mechanism.inner, element)
+        count = partial(_compressed, ratio=ratio, note=f"⌈t / {number(ratio)}⌉ entries")
+        label = f"compressed (1 per {number(ratio)})"
+        parts = [Component("growing", label, entry, factors, count, entry / ratio)]
+        if mechanism.window is not None:
+            kept = partial(_window, window=mechanism.window, note=f"min(t, {number(mechanism.window)})")
+            parts.append(Component("window", "local window", entry, factors, kept, Fraction(0)))
+        if mechanism.index_head_dim is not None:
+            idx = indexer_entry_bytes(mechanism.index_head_dim, element)
+            idx_factors = (mechanism.index_head_dim, element)
+            parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio))
+        return GroupPlan(tuple(parts))
+
+
+def _compressed(t: int, ratio: int, note: str) -> tuple[int, str]:
+    """:func:`compressed_entries` as an entry rule (with ``ratio`` and ``note`` bound)."""
+    return compressed_entries(t, ratio), note
+
+
+def _window(t: int, window: int, note: str) -> tuple[int, str]:
+    """:func:`window_tokens` as an entry rule (with ``window`` and ``note`` bound)."""
+    return window_tokens(t, window), note
+
+
+def _inner_entry(inner: MLA | Attention, element: Fraction) -> tuple[Fraction, tuple[Factor, ...]]:
+    if isinstance(inner, MLA):
+        rank, rope = require(inner, "kv_lora_rank", "qk_rope_head_dim")
+        return mla_entry_bytes(rank, rope, element), tuple(mla_factors(rank, rope, element))
+    heads, k, v = require(inner, "num_kv_heads", "head_dim", "v_head_dim")
+    return attention_entry_bytes(heads, k, v, element), tuple(attention_factors(heads, k, v, element))

@@ -1,0 +1,147 @@
+"""huggingface/transformers (``huggingface/transformers``): the ``DynamicCache`` of ``generate``, by release.
+
+The rules were read at 4.57.6, 5.0.0, 5.14.1, 5.15.0 and 5.24.0; a key pins a release
+(``transformers@4``, ``transformers@5.14``), and where the releases differ (the MLA latent, the models
+a release has) the rule says from which release on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from registry.engine.dtypes import FLOAT_DTYPES, DType, get_dtype
+from registry.engine.engines.ideal import FOR_ENGINE, Ideal, model_dtype
+from registry.engine.formulas import mla_expanded_entry_bytes
+from registry.engine.layout import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    Mechanism,
+    Recurrent,
+    SlidingWindow,
+    StateTensor,
+)
+from registry.engine.plan import (
+    Component,
+    EntryRule,
+    GroupPlan,
+    MissingDimension,
+    Settings,
+    every_token,
+    require,
+    unsupported,
+)
+from registry.engine.trace import Factor, number, parenthesized_sum
+
+TRANSFORMERS_CURRENT = (5, 24, 0)
+"""The newest release the transformers rules were read at; bare ``transformers`` means this one."""
+TRANSFORMERS_4 = (4, 57, 6)
+"""The last 4.x release; ``transformers@4`` means this one."""
+MLA_LATENT_SINCE = (5, 15, 0)
+"""First release caching the MLA latent: 5.14.1 still caches expanded K/V, 5.15.0 does not."""
+
+
+class Transformers(Ideal):
+    """huggingface/transformers ``DynamicCache`` (the default cache of ``generate``).
+
+    With ``new_decoder_architecture`` (Falcon-40B / 180B), ``FalconAttention._split_heads`` broadcasts K
+    and V to every query head before they are cached (``modeling_falcon.py``, 5.24.0), so transformers
+    holds ``num_attention_heads`` K/V heads: the layout's ``broadcast_heads`` (see :meth:`kv_component`).
+    """
+
+    key = "transformers"
+    title = "transformers DynamicCache"
+
+    def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
+        """K and V as cached: repeated to ``broadcast_heads`` where the model's attention does that before
+        the cache update (``FalconAttention.forward``, ``modeling_falcon.py`` 5.24.0)."""
+        if isinstance(mechanism, Attention) and mechanism.broadcast_heads is not None:
+            mechanism = replace(mechanism, num_kv_heads=mechanism.broadcast_heads)
+        return super().kv_component(mechanism, settings)
+
+    def __init__(self, key: str, version: tuple[int, int, int]) -> None:
+        self.key = key
+        self.version = version
+        self.title = "transformers {}.{}.{} DynamicCache".format(*version)
+
+    def kv_dtype_problem(self, dtype: DType) -> str:
+        """``DynamicLayer`` stores K and V in the dtype of the states (the model dtype); the optional
+        quantized caches (``QuantizedLayer``) are a different layout, not modelled here."""
+        if dtype.name in FLOAT_DTYPES:
+            return ""
+        return (
+            f"transformers' DynamicCache stores K/V in the model dtype, not {dtype.name} "
+            "(QuantizedCache is not modelled)"
+        )
+
+    def window_entries(self, t: int, window: int, mechanism: Mechanism) -> tuple[int, str]:
+        """``min(t, window − 1)``: ``DynamicSlidingWindowLayer.update`` keeps only the last
+        ``sliding_window − 1`` tokens (``cache_utils.py``, 4.57.6 and 5.24.0)."""
+        return min(t, window - 1), f"min(t, {number(window)} − 1)"
+
+    def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
+        """Chunked layers get a ``DynamicSlidingWindowLayer`` with ``sliding_window = attention_chunk_size``
+        ("from a cache point of view, sliding and chunked are the same", ``cache_utils.py``)."""
+        return self.window_entries(t, chunk, mechanism)
+
+    def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
+        """From 5.15.0 the latent and RoPE key (``cache.update(kv_nope, k_rot, ...)`` in
+        ``DeepseekV3Attention.forward``); before, the expanded per-head K and V
+        (``past_key_values.update(key_states, value_states, ...)``), i.e. :func:`mla_expanded_entry_bytes`.
+        """
+        if mechanism.index_head_dim is not None and self.version < (5, 0, 0):
+            return unsupported("transformers 4.x has no DeepSeek-V3.2 (deepseek_v32) model")
+        if self.version >= MLA_LATENT_SINCE:
+            return super().mla(mechanism, settings)
+        heads, nope, rope, v = require(
+            mechanism, "num_heads", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"
+        )
+        element = settings.kv_dtype.bytes_per_element
+        entry = mla_expanded_entry_bytes(heads, nope, rope, v, element)
+        factors: tuple[Factor, ...] = (heads, parenthesized_sum([nope, rope, v]), element)
+        latent = Component("growing", "expanded K + V", entry, factors, every_token, entry)
+        return GroupPlan((latent, *self.indexer(mechanism, settings, every_token)))
+
+    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
+        """``DynamicIndexedLayer.update_indexer`` concatenates the indexer keys in their own dtype (the
+        model dtype): ``index_head_dim`` values per token (``cache_utils.py``, 5.x)."""
+        return super().indexer(mechanism, settings, entries)
+
+    def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
+        """States are kept in the dtype of the tensors a layer hands to the cache
+        (``LinearAttentionLayer.lazy_initialization`` in ``cache_utils.py``, 5.24.0): the conv window in
+        the model dtype; KDA's recurrent state in float32 (``KimiDeltaAttention`` casts
+        ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states come
+        back in whatever dtype the kernel path returns, so they need an explicit state dtype.
+        """
+        if tensor.role == "conv":
+            return model_dtype(settings, "transformers' conv state")
+        if mechanism.variant == "kda":
+            return get_dtype("fp32")
+        if settings.state_dtype is not None:
+            return settings.state_dtype
+        raise MissingDimension(["state dtype"], "transformers keeps it in the dtype its kernel path returns")
+
+    def state_positions(self, tensor: StateTensor) -> tuple[int | None, ...]:
+        """The conv state keeps ``conv_kernel_size`` positions, one more than the ``kernel − 1`` needed
+        (``LinearAttentionLayer.update_conv_state`` keeps ``[..., -conv_kernel_size:]``)."""
+        if tensor.role != "conv" or tensor.shape[0] is None:
+            return tensor.shape
+        return (tensor.shape[0] + 1, *tensor.shape[1:])
+
+    def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
+        plan = super().recurrent(mechanism, settings)
+        asked = settings.state_dtype
+        ignored = mechanism.variant == "kda" and asked is not None and asked.name != "fp32"
+        notes = (
+            (f"transformers keeps KDA state in fp32; {asked.name} not applied",) if ignored and asked else ()
+        )
+        return GroupPlan(plan.components, notes=notes)
+
+    def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
+        if self.version < (5, 0, 0):
+            return unsupported("transformers 4.x has no sequence-compressed attention model")
+        return unsupported(
+            f"transformers 5.x has DeepSeek-V4 (DeepseekV4HCACache / CSACache), but {FOR_ENGINE}"
+        )

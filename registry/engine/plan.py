@@ -1,0 +1,111 @@
+"""The rules types: what an engine layout answers for one layer group, and how it says a number is missing.
+
+An engine layout (:mod:`registry.engine.engines`) is an :class:`EngineRules`: for a cache mechanism and
+the formats asked for (:class:`Settings`) it gives a :class:`GroupPlan`, the :class:`Component` s each
+layer keeps and how many entries each holds at a context (an :data:`EntryRule`), or the reason it does
+not handle the mechanism. A formula that needs an unknown dimension raises :class:`MissingDimension`.
+:mod:`registry.engine.compute` adds the plans up; both it and the engine layouts import these types
+from here, so neither imports the other's module to find them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from registry.engine import trace as tr
+from registry.engine.dtypes import DType
+from registry.engine.layout import Mechanism
+
+Part = Literal["growing", "window", "fixed"]
+Bytes = int | Fraction
+
+
+class MissingDimension(Exception):
+    """Raised by a formula when a dimension it needs is unknown (``None``)."""
+
+    def __init__(self, names: Sequence[str], why: str = "") -> None:
+        self.names = tuple(names)
+        self.why = why
+        super().__init__(", ".join(self.names))
+
+
+def require(owner: object, *names: str) -> tuple[int, ...]:
+    """The values of ``names`` on ``owner``; raises :class:`MissingDimension` naming every unknown one."""
+    values = [getattr(owner, name) for name in names]
+    missing = [name for name, value in zip(names, values, strict=True) if value is None]
+    if missing:
+        raise MissingDimension(missing)
+    return tuple(values)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The formats one computation asks for; engines read dtypes from here. The context is not part of
+    it: a plan holds for every context, and its components say how many entries each one keeps."""
+
+    kv_dtype: DType
+    state_dtype: DType | None = None
+    model_dtype: DType | None = None
+
+
+EntryRule = Callable[[int], tuple[int, str]]
+"""How many entries a component keeps at context ``t``, and how that was found, in words for the trace
+("" when it is simply ``t``): a window, a chunk, block rounding."""
+
+
+def every_token(context_tokens: int) -> tuple[int, str]:
+    """One entry per token: ``t``."""
+    return context_tokens, ""
+
+
+def one_state(context_tokens: int) -> tuple[int, str]:
+    """One entry whatever the context: a fixed state."""
+    return 1, ""
+
+
+@dataclass(frozen=True)
+class Component:
+    """One thing a layer keeps: ``entries(t)`` entries of ``entry_bytes`` each, per layer and sequence.
+
+    ``growth`` is what one more token adds per layer once every window is full (``entry_bytes`` for a
+    growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state).
+    ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints.
+    """
+
+    part: Part
+    label: str
+    entry_bytes: Fraction
+    entry_factors: tuple[tr.Factor, ...]
+    entries: EntryRule
+    growth: Fraction
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """An engine's answer for one layer group: its components, or why it does not handle the mechanism."""
+
+    components: tuple[Component, ...] = ()
+    supported: bool = True
+    reason: str = ""
+    notes: tuple[str, ...] = ()
+
+
+def unsupported(reason: str) -> GroupPlan:
+    """A plan for a mechanism the engine does not handle: no number, only the reason."""
+    return GroupPlan(supported=False, reason=reason)
+
+
+class EngineRules:
+    """What an engine layout must provide: a key, a title, and a plan for each mechanism.
+
+    The implementations live in :mod:`registry.engine.engines`, one module per engine.
+    """
+
+    key: str = ""
+    title: str = ""
+
+    def plan(self, mechanism: Mechanism, settings: Settings) -> GroupPlan:
+        raise NotImplementedError
