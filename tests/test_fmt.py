@@ -7,13 +7,9 @@ from pathlib import Path
 import pytest
 
 from registry.authoring import fmt as _fmt
-from registry.authoring.fmt import (
-    FmtLoadError,
-    canonical_order,
-    find_comments,
-    fmt,
-    format_text,
-)
+from registry.authoring.comments import find_comments
+from registry.authoring.fmt import FmtLoadError, fmt, format_text
+from registry.authoring.order import canonical_order
 from registry.cli import main
 from registry.kinds.records import MODEL_CLASSES, Claim, Source
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from registry.authoring.fmt import FmtLoadError, find_comments, format_file, format_text
+from registry.authoring.comments import find_comments
+from registry.authoring.fmt import FmtLoadError, format_file, format_text
 from registry.check.load import load_text
 from tests.conftest import REPO
 

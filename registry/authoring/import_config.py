@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry.authoring.fmt import same_value
+from registry.authoring.emit import same_value
 from registry.authoring.new import Todo, record_text
 from registry.check.load import MAX_FILE_BYTES, load_text
 from registry.errors import RegistryError
