@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from registry.authoring.computed import format_claim_bytes
 from registry.authoring.fmt import format_text
-from registry.authoring.new import NewOptions, format_claim_bytes, parse_target, scalar, write_new
+from registry.authoring.new import NewOptions, parse_target, write_new
+from registry.authoring.writer import scalar
 from registry.check.load import load_text
 from registry.check.pipeline import check
 from registry.cli import main

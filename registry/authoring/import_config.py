@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry.authoring.emit import same_value
-from registry.authoring.new import Todo, record_text
-from registry.check.load import MAX_FILE_BYTES, load_text
+from registry.authoring.writer import Todo, record_text
+from registry.check.load import MAX_FILE_BYTES
+from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layout_from_config
+from registry.engine.layout import LayoutError
+from registry.engine.trace import layer_span
 from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.kinds.records import SLUG_PATTERN
@@ -125,8 +127,6 @@ def _dimensions(mechanism: Any) -> str:
 
 
 def _group_line(group: Any) -> str:
-    from registry.engine.trace import layer_span
-
     mechanism = group.mechanism
     variant = getattr(mechanism, "variant", None)
     name = f"{mechanism.kind} ({variant})" if variant else mechanism.kind
@@ -137,9 +137,6 @@ def _group_line(group: Any) -> str:
 def describe_layout(config: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
     """What the adapters find in ``config``: one line per layer group, the adapter's notes, and warnings
     (an unknown ``model_type``, a field the adapter cannot read)."""
-    from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layout_from_config
-    from registry.engine.layout import LayoutError
-
     try:
         layout = layout_from_config(config)
     except UnsupportedModelType as error:
@@ -222,9 +219,6 @@ def import_config(root: Path, options: ImportOptions) -> Imported:
     fields = _fields(options, config, result, slug)
     result.to_fill = [key for key, value in fields.items() if isinstance(value, Todo)]
     result.text = record_text(fields, {"config": _layout_comment(config, result)}, flow=("config",))
-    written = load_text(result.path.name, result.text).document
-    if written is None or not same_value(written.data.get("config"), config):
-        raise RegistryError("the config cannot be written as YAML that reads back to the same values")
     return result
 
 

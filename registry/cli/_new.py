@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(record: NewRecord, options: object) -> str:
     """What was written: the computed claims, the figures left out and why, the fields left to fill."""
-    from registry.authoring.new import human_bytes
+    from registry.authoring.computed import human_bytes
 
     lines = [f"wrote records/{record.id}.yaml"]
     for claim in record.claims:
