@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from registry.engine.adapters import layout_from_config
 from registry.engine.compute import CacheResult, compute
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, format_int
@@ -24,8 +25,6 @@ def calc_config(
     layout: str = "vllm",
 ) -> CacheResult:
     """The cache of the model described by a config.json mapping."""
-    from registry.engine.adapters import layout_from_config
-
     return _calc(layout_from_config(config), context_tokens, batch, kv_dtype, state_dtype, layout)
 
 
@@ -40,9 +39,10 @@ def calc_model(
     layout: str = "vllm",
 ) -> CacheResult:
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
-    from registry.check.pipeline import load_record
-    from registry.kinds.geometry import model_layout
-    from registry.kinds.records import Model
+    # the record model and its loader (pydantic, jsonschema) only when a record is asked for
+    from registry.check.pipeline import load_record  # lazy
+    from registry.kinds.geometry import model_layout  # lazy
+    from registry.kinds.records import Model  # lazy
 
     wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
     record = load_record(root, wanted, Model)
