@@ -9,7 +9,8 @@ from registry.check.pipeline import check
 from registry.report.reporters import text
 
 REPO = Path(__file__).resolve().parent.parent
-GOLDEN = REPO / "tests" / "golden"
+GOLDEN = REPO / "registry" / "codes" / "examples"
+"""Every code's example (package data of :mod:`registry.codes`): ``<CODE>/records/`` and ``expected.txt``."""
 
 
 def render_check(root: Path) -> str:

@@ -13,14 +13,14 @@ import pytest
 from registry.authoring.comments import find_comments
 from registry.authoring.fmt import FmtLoadError, format_file, format_text
 from registry.check.load import load_text
-from tests.conftest import REPO
+from tests.conftest import GOLDEN, REPO
 
 
 def _files() -> list[Path]:
     roots = [
         REPO / "records",
         REPO / "tests" / "fixtures",
-        REPO / "tests" / "golden",
+        GOLDEN,
         REPO / "tests" / "hostile",
     ]
     return sorted(p for root in roots for p in root.rglob("*.yaml") if p.is_file())

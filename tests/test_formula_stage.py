@@ -16,6 +16,7 @@ from registry.engine.compute import compute
 from registry.engine.units import parse_quantity
 from registry.kinds.geometry import layout_from_specs
 from registry.kinds.records import LayerGroupSpec
+from tests.conftest import GOLDEN
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = REPO / "tests" / "fixtures" / "seed-003"
@@ -201,7 +202,7 @@ def test_an_unknown_dimension_in_an_explicit_layout_is_not_computable() -> None:
 
 
 def test_a_run_is_checked_against_its_hardware_memory(tmp_path: Path) -> None:
-    shutil.copytree(REPO / "tests" / "golden" / "F008" / "records", tmp_path / "records")
+    shutil.copytree(GOLDEN / "F008" / "records", tmp_path / "records")
     run = tmp_path / "records" / "benchmarks" / "deepseek-v3-one-h100.yaml"
     assert [d.code for d in formula_findings(tmp_path)] == ["F008"]
     # 671B bf16 weights (1,342 GB) and a 9.2 GB cache fit 17 x 80 GB but not 16 x 80 GB.
@@ -212,7 +213,7 @@ def test_a_run_is_checked_against_its_hardware_memory(tmp_path: Path) -> None:
 
 
 def test_an_engine_layout_problem_is_reported_once_per_record(tmp_path: Path) -> None:
-    shutil.copytree(REPO / "tests" / "golden" / "F004" / "records", tmp_path / "records")
+    shutil.copytree(GOLDEN / "F004" / "records", tmp_path / "records")
     run = tmp_path / "records" / "kv-efficiency" / "deepseek-v3-llama-cpp-fp8.yaml"
     text = run.read_text(encoding="utf-8")
     claim = "  - quantity: bytes_per_token\n    stated: 35,136 B\n"

@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from registry.codes import FAMILIES, Rule, all_rules
 
 
-def example_files(rule: Rule, base: Path | None = None) -> list[tuple[str, str]]:
-    """The example's record files (path under the example's root, text), if the example tree is present."""
-    root = (base or Path(__file__).resolve().parents[2]) / rule.example / "records"
-    if not root.is_dir():
-        return []
-    return [
-        (path.relative_to(root.parent).as_posix(), path.read_text(encoding="utf-8"))
-        for path in sorted(root.rglob("*"))
-        if path.is_file()
-    ]
+def example_folder(rule: Rule) -> Traversable:
+    """The rule's example (``records/`` and ``expected.txt``), read from the installed package's data
+    rather than from a checkout, so an installed wheel explains every code with its example."""
+    return files("registry.codes").joinpath(rule.example)
 
 
-def expected_output(rule: Rule, base: Path | None = None) -> str:
-    path = (base or Path(__file__).resolve().parents[2]) / rule.example / "expected.txt"
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
+def example_files(rule: Rule) -> list[tuple[str, bytes]]:
+    """The example's record files, in path order: each one's path under the example (``records/...``)
+    and its bytes as committed (an example about encodings is not valid UTF-8)."""
+    found: list[tuple[str, bytes]] = []
+    pending = [("records", example_folder(rule).joinpath("records"))]
+    while pending:
+        path, entry = pending.pop()
+        if entry.is_file():
+            found.append((path, entry.read_bytes()))
+        elif entry.is_dir():
+            pending.extend((f"{path}/{child.name}", child) for child in entry.iterdir())
+    return sorted(found, key=lambda item: item[0].split("/"))
+
+
+def expected_output(rule: Rule) -> str:
+    """What ``registry check`` prints for the rule's example, or ``""`` when the example has none."""
+    expected = example_folder(rule).joinpath("expected.txt")
+    return expected.read_text(encoding="utf-8") if expected.is_file() else ""
 
 
 def render_rule(rule: Rule) -> str:

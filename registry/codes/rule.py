@@ -23,8 +23,9 @@ def bounded(text: str) -> str:
 class Rule:
     """One diagnostic code and its explain page (``registry rule CODE``).
 
-    ``example`` is a path under ``tests/golden/`` holding a record tree that produces exactly this code;
-    the golden tests check it, so every explain page's example is a test.
+    ``example`` names the code's example inside this package's data (``examples/<CODE>``): a small
+    registry that produces exactly this code and what ``registry check`` prints for it. The golden tests
+    check it, so every explain page's example is a test.
     """
 
     code: str
@@ -62,11 +63,11 @@ class RuleFactory(Protocol):
 
 def family(family_name: str) -> RuleFactory:
     """The constructor a family module declares its rules with: the family's name, error severity
-    unless said otherwise, and the golden example at ``tests/golden/<CODE>``."""
+    unless said otherwise, and the example at ``examples/<CODE>``."""
 
     def rule(
         code: str, name: str, summary: str, why: str, fix: str, severity: Severity = Severity.ERROR
     ) -> Rule:
-        return Rule(code, name, family_name, severity, summary, why, fix, f"tests/golden/{code}")
+        return Rule(code, name, family_name, severity, summary, why, fix, f"examples/{code}")
 
     return rule

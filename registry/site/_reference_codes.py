@@ -6,9 +6,8 @@ Each page is what ``registry rule CODE`` prints, plus the example record tree th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from registry.codes import FAMILIES, Rule, all_rules
+from registry.codes.explain import example_files, expected_output
 from registry.site import _paths
 from registry.site._html import block, element, join, link, table
 from registry.site._parts import badge, front_matter
@@ -19,27 +18,15 @@ EXAMPLE_LIMIT = 4000
 CODES_INDEX = f"{_paths.REFERENCE}/codes/index.md"
 
 
-def _project_root() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def _example_files(rule: Rule) -> list[tuple[str, str]]:
     """The example tree's files as text; undecodable bytes (the encoding code's example) shown replaced."""
-    folder = _project_root() / rule.example / "records"
-    if not folder.is_dir():
-        return []
     files = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        text = path.read_bytes()[: EXAMPLE_LIMIT + 1].decode("utf-8", errors="replace")
+    for name, content in example_files(rule):
+        text = content[: EXAMPLE_LIMIT + 1].decode("utf-8", errors="replace")
         if len(text) > EXAMPLE_LIMIT:
             text = text[:EXAMPLE_LIMIT] + "\n… (cut here)"
-        files.append((path.relative_to(folder.parent).as_posix(), text))
+        files.append((name, text))
     return files
-
-
-def _expected(rule: Rule) -> str:
-    path = _project_root() / rule.example / "expected.txt"
-    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
 
 
 def render_code_page(rule: Rule) -> str:
@@ -70,7 +57,7 @@ def render_code_page(rule: Rule) -> str:
         for name, text in files:
             parts.append(element("p", element("code", name)))
             parts.append(element("pre", text))
-    output = _expected(rule)
+    output = expected_output(rule)
     if output:
         parts += [element("p", "registry check prints:"), element("pre", output)]
     back = link(_paths.href(page, CODES_INDEX), "All diagnostic codes")
