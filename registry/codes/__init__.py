@@ -5,7 +5,7 @@ Codes are permanent: a code once published keeps its meaning, and a retired code
 
 from __future__ import annotations
 
-from registry.codes import refs, schema, syntax
+from registry.codes import formula, refs, schema, syntax
 from registry.codes.rule import Rule
 
 FAMILIES = {
@@ -18,8 +18,6 @@ FAMILIES = {
 
 def all_rules() -> tuple[Rule, ...]:
     """Every rule, in code order."""
-    from registry.codes import formula  # the formula family lives beside the engine it explains
-
     rules = (*syntax.RULES, *schema.RULES, *refs.RULES, *formula.RULES)
     return tuple(sorted(rules, key=lambda rule: rule.code))
 
