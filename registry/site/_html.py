@@ -3,16 +3,18 @@
 Generated pages are Markdown files whose record-derived parts are raw HTML blocks. Markdown passes a raw
 block through untouched, so the escaping done here is the only thing standing between a record's text and
 the reader's browser: nothing from a record is ever concatenated into HTML without it (the Markdown fields
-go through :mod:`registry.site._sanitize` instead).
+go through :mod:`registry.site._sanitize` instead). The escaping itself is MarkupSafe's (Jinja's), not
+the project's own.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+import markupsafe
 
 __all__ = [
     "Cell",
@@ -36,34 +38,53 @@ class Html(str):
 
     __slots__ = ()
 
+    def __html__(self) -> str:
+        """MarkupSafe's mark of safe HTML, so that its escaping (and Jinja's) passes this text as is."""
+        return self
+
 
 def escape(text: object) -> Html:
     """``text`` as HTML text content: ``& < >`` become entities; ``Html`` passes as is.
 
     Quotes are left alone: they mean nothing in text, and every entity costs the site builder (three
-    HTML parsers read each page) and the reader's search index. Attribute values go through
-    :func:`escape_attr`."""
+    HTML parsers read each page) and the reader's search index. MarkupSafe escapes them too, so they
+    are put back; its output holds ``&#34;`` or ``&#39;`` only where it wrote one for a quote, since it
+    turns every ``&`` of the text into ``&amp;``. Attribute values go through :func:`escape_attr`."""
     if isinstance(text, Html):
         return text
     value = text if isinstance(text, str) else str(text)
-    # Most text (figures, ids, titles) has nothing to escape; checking is cheaper than replacing.
+    # Most text (figures, ids, titles) has nothing to escape; checking is cheaper than escaping.
     if "&" in value or "<" in value or ">" in value:
-        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        value = _respell(_escaped(value), '"', "'")
     return Html(value)
 
 
 def escape_attr(value: object) -> str:
     """``value`` inside a double-quoted attribute: ``& < > " '`` become entities, always (even for
-    :class:`Html`, which is safe as text but may hold a quote)."""
+    :class:`Html`, which is safe as text but may hold a quote). The quotes are spelled ``&quot;`` and
+    ``&#x27;``, as the site has always written them, rather than MarkupSafe's ``&#34;`` and ``&#39;``."""
     if isinstance(value, int | float):  # a number has nothing to escape (most attributes: sort keys)
         return str(value)
     text = str(value)
-    if _ATTRIBUTE_SPECIALS.search(text) is None:  # checking is cheaper than five replacements
+    if _ATTRIBUTE_SPECIALS.search(text) is None:  # checking is cheaper than escaping
         return text
-    return html.escape(text, quote=True)
+    return _respell(_escaped(text), "&quot;", "&#x27;")
 
 
 _ATTRIBUTE_SPECIALS = re.compile("[&<>\"']")
+
+
+def _escaped(text: str) -> str:
+    """MarkupSafe's escaping of the characters of ``text``: a ``str`` subclass is escaped as the
+    characters it holds, never passed through as safe by its ``__html__`` or changed by its ``__str__``."""
+    return str(markupsafe.escape(str.__str__(text)))
+
+
+def _respell(escaped: str, double: str, single: str) -> str:
+    """MarkupSafe's output with its entities for the two quotes written as ``double`` and ``single``."""
+    if "&#3" not in escaped:  # neither &#34; nor &#39;: no quote in the text
+        return escaped
+    return escaped.replace("&#34;", double).replace("&#39;", single)
 
 
 def attribute(name: str, value: object) -> str:
