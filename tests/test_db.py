@@ -21,6 +21,7 @@ from registry.db import (
     KV_DTYPES,
     TABLES,
     BuildRefused,
+    QueryError,
     Table,
     build_database,
     build_index,
@@ -29,10 +30,10 @@ from registry.db import (
     export_parquet,
     fingerprint,
     fingerprint_of,
+    run_queries,
     run_query,
     stored_fingerprint,
 )
-from registry.db._query import QueryError, run_queries
 from registry.db._values import decimal_array
 from tests.conftest import REPO
 

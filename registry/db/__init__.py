@@ -5,8 +5,9 @@ results, read-only queries against it, and a Parquet export of every table.
 
     records ──check──▶ index ──rows (Arrow, column-wise)──▶ build/registry.duckdb ──▶ query | Parquet
 
-The tables and their columns are defined once, in :data:`TABLES`; the site's table reference is
-rendered from the same definitions.
+The tables and their columns are defined once, in :data:`TABLES` (with the type conventions of
+:data:`TYPE_RULES`); the site's table reference is rendered from the same definitions, and its Querying
+page runs its examples with :func:`run_queries` and prints the answers with :func:`as_markdown`.
 
 Errors (all :class:`registry.errors.RegistryError`, so the command line prints their message)::
 
@@ -30,8 +31,16 @@ from registry.db._build import (
 )
 from registry.db._engine_results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
 from registry.db._export import export_parquet
-from registry.db._query import FORMATS, QueryError, QueryResult, run_query
-from registry.db._tables import TABLES, Column, Table
+from registry.db._query import (
+    FORMATS,
+    QueryError,
+    QueryResult,
+    as_markdown,
+    markdown_cell,
+    run_queries,
+    run_query,
+)
+from registry.db._tables import TABLES, TYPE_RULES, Column, Table
 
 __all__ = [
     "CONTEXT_LADDER",
@@ -40,12 +49,14 @@ __all__ = [
     "FORMATS",
     "KV_DTYPES",
     "TABLES",
+    "TYPE_RULES",
     "BuildRefused",
     "BuildReport",
     "Column",
     "QueryError",
     "QueryResult",
     "Table",
+    "as_markdown",
     "build_database",
     "build_index",
     "database_path",
@@ -53,7 +64,9 @@ __all__ = [
     "export_parquet",
     "fingerprint",
     "fingerprint_of",
+    "markdown_cell",
     "registry_tables",
+    "run_queries",
     "run_query",
     "stored_fingerprint",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from registry.db._query import as_markdown, markdown_cell
+from registry.db import TABLES, TYPE_RULES, as_markdown, ensure_database, markdown_cell, run_queries
 
 
 @dataclass(frozen=True)
@@ -143,8 +143,6 @@ Each query below ran against the registry when this page was built; the tables a
 
 
 def _downloads(prefix: str) -> str:
-    from registry.db import TABLES
-
     files = ", ".join(f"[{t.name}.parquet]({prefix}/parquet/{t.name}.parquet)" for t in TABLES)
     return (
         "## Downloads\n\n"
@@ -163,9 +161,6 @@ def render_querying_page(
     hashing every record file again would cost more than all the queries); ``downloads`` is the site
     path the database and Parquet files are published under, when they are.
     """
-    from registry.db import ensure_database
-    from registry.db._query import run_queries
-
     path = database if current and database is not None else ensure_database(root, database)[0]
     parts = [_INTRO]
     if downloads is not None:
@@ -190,9 +185,6 @@ query over every model or claim would be a page of thousands of rows on a large 
 
 def render_tables_page() -> str:
     """The database reference: every table, what one row is, and every column with its type."""
-    from registry.db import TABLES
-    from registry.db._tables import TYPE_RULES
-
     parts = [
         "# Database tables\n",
         "`registry db` builds these tables in `build/registry.duckdb`; `registry export --parquet DIR` "
