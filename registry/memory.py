@@ -9,10 +9,11 @@ from typing import Any
 
 @cache
 def _trim() -> Any:
-    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows)."""
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows). ``ctypes``
+    is imported on first use: every command that checks imports this module."""
     if not sys.platform.startswith("linux"):
         return None
-    import ctypes  # here, not at the top: every command that checks imports this module (2 ms)
+    import ctypes  # lazy
 
     try:
         return ctypes.CDLL(None).malloc_trim
@@ -26,9 +27,9 @@ def return_freed_memory() -> bool:
 
     glibc keeps freed memory in its heap for reuse, and gives back on its own only what is freed at
     the heap's top. The check makes and drops a record's worth of parsing at a time, for every record,
-    among the few blocks it keeps, so what it freed stays resident after it ends: about 6 MiB at
-    30,000 records, for the database build or the site that follows it; the site generator's leaves
-    12 MiB at 10,000 records while MkDocs runs. Asking takes about a millisecond.
+    among the few blocks it keeps, so what it freed stays resident after it ends, through the database
+    build or the site that follows it; so does what the site generator freed while MkDocs runs. Asking
+    is cheap.
     """
     trim = _trim()
     if trim is None:

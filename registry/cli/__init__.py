@@ -89,8 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 class _Version(argparse.Action):
     """``--version``, which reads the package's metadata only when asked: argparse's own action wants
-    the text when the parser is built, and reading it (``importlib.metadata``) cost every command about
-    20 ms, an eighth of a re-check with nothing changed."""
+    the text when the parser is built, and reading it (``importlib.metadata``) would cost every command
+    a noticeable share of a re-check with nothing changed."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
         super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, **kwargs)

@@ -73,7 +73,7 @@ def report_refusal(refused: BuildRefused) -> int:
 
 
 def describe_build(report: BuildReport) -> str:
-    """``Wrote build/registry.duckdb: 10 tables, 2,922 rows (check 0.6 s, ...).``"""
+    """``Wrote build/registry.duckdb: T tables, R rows (...)``, with the seconds each step took."""
     timings = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in report.seconds.items())
     return f"Wrote {_shown(report.path)}: {len(report.rows)} tables, {report.total_rows:,} rows ({timings})."
 

@@ -3,10 +3,9 @@
 The build runs the whole check first and refuses a registry with errors, so every row comes from a
 record that passed. Tables are built column by column as Arrow arrays, a chunk of records at a time;
 each chunk is loaded with one ``INSERT ... SELECT`` a table before the next is made, so the build's
-own memory stays flat however large the registry (about 120 MiB above the checked index at 10,000 and
-at 30,000 records, most of it DuckDB's). The file is written beside the target under a temporary
-name and renamed into place, so a reader sees the previous file or the new one, never half of one, and a
-failed build leaves the previous file as it was.
+own memory (most of it DuckDB's) stays flat however large the registry. The file is written beside the
+target under a temporary name and renamed into place, so a reader sees the previous file or the new
+one, never half of one, and a failed build leaves the previous file as it was.
 
 The ``metadata`` table records a *fingerprint*: a hash of every record file's path and bytes, the tool's
 version and its source. ``registry query`` rebuilds whenever the fingerprint differs, which mtimes alone
@@ -177,22 +176,21 @@ def _array(table: str, column: Column, values: list[Any]) -> pa.Array:
 CHUNK = 1000
 """Records per chunk of a build: a chunk's rows are made, loaded into the file and dropped before the
 next chunk's, so the build's memory does not grow with the registry. Each chunk costs DuckDB an insert
-per table: at 10,000 records, chunks of 500 loaded in 0.94 s, of 1,000 in 0.67 s, of 2,000 in 0.52 s,
-for a peak of 305, 324 and 366 MiB (measured before chunks were bounded by :data:`CHUNK_ROWS` too)."""
+per table, so smaller chunks load more slowly and larger ones peak higher."""
 
 CHUNK_ROWS = 50_000
 """Rows a chunk may hold at most, counted as one a record and a model's ``kv_at_context`` rows more:
 a thousand models make about 100,000 rows, and chunks of a thousand records of any kind made the
-build's memory grow with the registry until its chunks were all models. Measured at 10,000 records
-with DuckDB limited to 32 MB: chunks of 25,000 rows loaded in 0.95 s, of 50,000 in 0.91 s, both
-peaking 110 to 120 MiB above the checked index."""
+build's memory grow with the registry until its chunks were all models. Smaller chunks of rows loaded
+more slowly and peaked no lower (the performance page has the build's figures)."""
 
 
 CHUNK_BYTES = 4 << 20
 """Bytes of records' JSON a chunk may hold at most. A ``records`` row holds its record's JSON and its
 Markdown fields again beside it, and notes and methodology may hold 20,000 characters each: DuckDB
-held to 32 MB (:data:`LOAD_SETTINGS`) refused an insert of 24 MB of text and took one of 12 MB
-(measured). A chunk of a thousand records of the usual size holds about 1.4 MB."""
+held to its limit (:data:`LOAD_SETTINGS`) refuses an insert whose text comes near that limit, so a
+chunk's text is bounded well below it. A chunk of a thousand records of the usual size stays far under
+the bound."""
 
 
 def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
@@ -261,9 +259,7 @@ LOAD_SETTINGS: dict[str, str | bool | int | float | list[str]] = {"threads": 1, 
 """DuckDB's settings while it loads the chunks. One thread: a chunk is small, and the site loads the
 file while its page workers use every core (one thread also loaded faster alone). A memory limit:
 DuckDB then writes out and evicts the blocks it has filled rather than keeping the whole database in
-memory until the last checkpoint. Measured with chunks of :data:`CHUNK_ROWS`, the build's peak above
-the checked index was 121 MiB at 10,000 records and 117 MiB at 30,000 with 32 MB, against 145 and
-144 MiB with 64 MB, for a tenth more loading time (0.91 s against 0.81 s at 10,000 records)."""
+memory until the last checkpoint; a larger limit loaded a little faster for a higher peak."""
 
 
 def write_database(chunks: Iterable[dict[str, pa.Table]], path: Path) -> tuple[dict[str, int], float]:

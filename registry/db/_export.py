@@ -23,15 +23,11 @@ thousands of rows, a group of records with their JSON about 1,800)."""
 
 LIMIT = "24MB"
 """DuckDB's memory limit while it writes the files. It streams a table through, a row group at a time,
-and keeps the blocks it has read, up to the limit, until the connection closes.
+and keeps the blocks it has read, up to the limit, until the connection closes; the limit must still
+hold a row group of records (:data:`ROW_GROUP_BYTES`).
 
-Measured exporting a database of 30,000 records, in a process that had opened nothing else: DuckDB
-writing the files peaked 61 MiB above what the process held before and kept 36 MiB, in 0.85 s (69 MiB
-and 0.77 s at 32 MB; at 16 MB a row group of 4 MB of records does not fit). Reading the tables back
-into Arrow, 2,048 rows at a time under 16 MB, and writing them with pyarrow, as the export did before,
-peaked 105-107 MiB higher and kept 86 MiB, in 0.7 s, for files 8% larger. In the site generator,
-where the export was the peak, DuckDB's own writing lowered that peak by 5 MiB at 10,000 records and
-15-22 MiB at 30,000; the database build is the peak now."""
+DuckDB writes the files itself: reading the tables back into Arrow and writing them with pyarrow, as
+the export did before, peaked higher, kept more and made larger files."""
 
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:

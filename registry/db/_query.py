@@ -56,12 +56,9 @@ def run_query(
 
 def run_queries(path: Path, queries: Sequence[str], *, keep: int | None = None) -> list[QueryResult]:
     """Each of ``queries``, as :func:`run_query` runs it, through one connection held to
-    :data:`READ_LIMIT` (:func:`within_limit`): opening the file costs about 10 ms, as much as a small
-    query, and DuckDB keeps what it has read, up to its limit, until the connection closes.
-
-    Measured, the Querying page's ten queries on 30,000 records: a connection each took 0.35 s and
-    peaked 61 MiB above what the process held before; one connection 0.20 s and 76 MiB; one held to
-    16 MB 0.21 s and 64 MiB (0.20, 0.07 and 0.07 s at 1,000 records)."""
+    :data:`READ_LIMIT` (:func:`within_limit`): opening the file costs as much as a small query, and
+    DuckDB keeps what it has read, up to its limit, until the connection closes, so one connection
+    answers them all, held to a limit so that what it keeps stays small."""
     with _connected(path, {"memory_limit": READ_LIMIT}) as connection:
         return [within_limit(connection, partial(_answer, connection, sql, None, keep)) for sql in queries]
 
@@ -74,9 +71,8 @@ otherwise keep every block it reads until the connection closes (the Parquet exp
 def within_limit(connection: Any, work: Callable[[], T], limit: str = READ_LIMIT) -> T:
     """``work()`` on ``connection``, held to ``limit``; when DuckDB cannot do it within the
     limit, once more under DuckDB's own (a share of the machine's memory). DuckDB reads 2,048 rows at a
-    time whatever is asked for, and a record's notes and methodology may hold 20,000 characters each:
-    2,048 such records are about 160 MB of text (measured: 500 rows of 120 KB could not be read under
-    32 MB)."""
+    time whatever is asked for, and a record's notes and methodology may hold 20,000 characters each,
+    so a query over records of long text may not fit a limit meant for the usual ones."""
     import duckdb
 
     try:

@@ -18,8 +18,7 @@ from registry.engine.units import QuantityError, parse_context, parse_quantity
 
 POOL = pa.system_memory_pool()
 """Where the columns' Arrow buffers are allocated: the C library's allocator, which gives freed memory
-back to the next chunk of a build, where Arrow's default pool kept about 40 MiB more at 10,000
-records."""
+back to the next chunk of a build, where Arrow's default pool kept more of it."""
 
 Columns = dict[str, list[Any]]
 """A table's values, column by column, by column name."""

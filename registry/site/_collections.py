@@ -57,8 +57,7 @@ MECHANISM_COLOURS = {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ME
 
 class SpooledRows:
     """Each collection's index rows, in order, written to a temporary file as they arrive: the rows
-    (about 350 bytes a record: 10 MB at 30,000 records) are never all in memory, and each index page is
-    written from its file."""
+    grow with the registry but are never all in memory, and each index page is written from its file."""
 
     def __init__(self) -> None:
         self._files: dict[str, IO[str]] = {}

@@ -115,9 +115,8 @@ class Backlinks:
     """For each record, the records that point at it and how, as :meth:`get` gives them.
 
     Kept as numbers: for every link, the number of the record it comes from and how, in two arrays
-    ordered by the record it points at, and where each record's part starts in a third (about 9 bytes
-    a link and 4 a record). A dict of lists of pairs took about 80 bytes a link, and made an object for
-    each, for as long as the site is made."""
+    ordered by the record it points at, and where each record's part starts in a third. A dict of lists
+    of pairs would make objects for every link, held for as long as the site is made."""
 
     def __init__(self, index: RegistryIndex) -> None:
         self._index = index
