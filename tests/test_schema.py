@@ -4,16 +4,26 @@ accepted or rejected by the JSON Schema and by the pydantic model alike."""
 from __future__ import annotations
 
 import copy
+import http.client
+import json
+import re
+import socket
+import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 import pytest
+from jsonschema import Draft202012Validator
 from pydantic import ValidationError
+from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
 
 from registry.check.load import load_bytes
 from registry.kinds.records import KINDS, MODEL_CLASSES
-from registry.kinds.schema import stale, validator_for
+from registry.kinds.schema import SCHEMA_URI, RecordValidator, stale, validator_for
 from tests.conftest import GOLDEN, REPO
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -120,21 +130,136 @@ def test_valid_fixtures_are_valid() -> None:
         MODEL_CLASSES[data.data["kind"]].model_validate(data.data)
 
 
-def test_schema_validation_fetches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import urllib.request
+def _real_documents() -> list[dict[str, Any]]:
+    """Every record of the registry and of the valid fixtures."""
+    paths = [*sorted((REPO / "records").rglob("*.yaml")), *sorted((FIXTURES / "valid").glob("*.yaml"))]
+    documents = [load_bytes(path.name, path.read_bytes()).document for path in paths]
+    return [document.data for document in documents if document is not None]
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a schema reference went to the network")
 
-    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """Real records of ``kind`` that between them follow every ``$ref`` of its schema: all of them, and,
+    for a definition none of them uses (errata are rare), the first of them again with the field that
+    holds it taken from a real record (of any kind) that fills it in."""
+    real = _real_documents()
+    documents = [data for data in real if data.get("kind") == kind]
+    used = set().union(*(_uses(schema, data) for data in documents))
+    for reference in sorted(_references(schema) - used):
+        field = next(f for f, sub in schema["properties"].items() if reference in _references(sub))
+        donor = next(data for data in real if data.get(field))
+        documents.append({**documents[0], field: donor[field]})
+    return documents
+
+
+def _uses(schema: dict[str, Any], data: dict[str, Any]) -> set[str]:
+    """The references the fields ``data`` fills in lead to, read from the schema's properties."""
+    properties = schema["properties"]
+    return set().union(
+        *(_references(properties[f]) for f, value in data.items() if f in properties and value)
+    )
+
+
+def _references(schema: Any) -> set[str]:
+    """Every ``$ref`` a schema holds, at any depth."""
+    if isinstance(schema, dict):
+        found = {schema["$ref"]} if isinstance(schema.get("$ref"), str) else set()
+        return found.union(*(_references(value) for value in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_references(value) for value in schema))
+    return set()
+
+
+@contextmanager
+def _network_refused() -> Iterator[list[str]]:
+    """Network access made impossible inside the block: resolving a host name or opening a connection,
+    through the socket module or urllib, is refused with ``OSError`` and recorded."""
+    attempts: list[str] = []
+
+    def refuse(what: str) -> Any:
+        def refused(*args: object, **kwargs: object) -> NoReturn:
+            attempts.append(what)
+            raise OSError(f"{what}: network access is refused in this test")
+
+        return refused
+
+    with pytest.MonkeyPatch.context() as patch:
+        for owner, name in [
+            (socket, "getaddrinfo"),
+            (socket, "create_connection"),
+            (socket.socket, "connect"),
+            (socket.socket, "connect_ex"),
+            (urllib.request, "urlopen"),
+        ]:
+            patch.setattr(owner, name, refuse(f"{getattr(owner, '__name__', owner)}.{name}"))
+        yield attempts
+
+
+def _validate_offline(validator: Any, documents: list[dict[str, Any]]) -> set[str]:
+    """Validate ``documents`` with the network unreachable and return the ``$ref``s followed. Fails
+    when anything tried to fetch, a reference did not resolve, or a document is invalid."""
+    followed: set[str] = set()
+    resolver = type(Registry().resolver())
+    lookup = resolver.lookup
+
+    def recorded(self: Any, ref: str) -> Any:
+        followed.add(ref)
+        return lookup(self, ref)
+
+    with _network_refused() as attempts, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(resolver, "lookup", recorded)
+        try:
+            errors = [error.message for document in documents for error in validator.iter_errors(document)]
+        except Unresolvable as error:
+            raise AssertionError(
+                f"a reference did not resolve ({error}); network attempts: {attempts}"
+            ) from None
+    assert attempts == [], f"validation tried the network: {attempts}"
+    assert errors == []
+    return followed
+
+
+def test_schema_validation_fetches_nothing() -> None:
+    """Real records, which between them follow every ``$ref`` of every schema, validate with the network
+    made unreachable: every reference resolves in the local registry."""
     validator_for.cache_clear()
     for kind in KINDS:
-        list(validator_for(REPO, kind).iter_errors({}))
+        schema = json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
+        followed = _validate_offline(validator_for(REPO, kind), _following_every_reference(kind, schema))
+        assert followed == _references(schema), kind
+
+
+def _retrieve_over_http(uri: str) -> Resource[Any]:
+    """A retriever that fetches with ``http.client`` (sockets, not urllib)."""
+    address = urlsplit(uri)
+    connection = http.client.HTTPSConnection(address.netloc, timeout=5)
+    connection.request("GET", address.path)
+    return Resource.from_contents(json.loads(connection.getresponse().read()))
+
+
+_REMOTE = {"$schema": SCHEMA_URI, "$ref": "https://schemas.invalid/elsewhere.schema.json"}
+
+
+@pytest.mark.parametrize(
+    ("validator", "attempts"),
+    [
+        (RecordValidator(_REMOTE, registry=Registry()), "[]"),
+        (Draft202012Validator(_REMOTE), "['urllib.request.urlopen']"),
+        (
+            RecordValidator(_REMOTE, registry=Registry(retrieve=_retrieve_over_http)),
+            "['socket.create_connection']",
+        ),
+    ],
+    ids=["local-registry", "jsonschema-default-urllib", "http-client-sockets"],
+)
+def test_the_offline_validation_fails_on_a_remote_reference(validator: Any, attempts: str) -> None:
+    """The test above can fail: a reference the local registry does not hold fails it, whether the
+    validator gives up (as the registry's do) or tries to fetch it, through urllib (jsonschema's default)
+    or through sockets directly."""
+    with pytest.raises(AssertionError, match=re.escape(f"network attempts: {attempts}")):
+        _validate_offline(validator, [{}])
 
 
 def test_schemas_are_draft_2020_12() -> None:
-    import json
-
     for kind in KINDS:
         schema = json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text())
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
