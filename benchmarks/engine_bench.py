@@ -4,9 +4,9 @@ A model page's grid and the database's ``kv_at_context`` table ask for the same 
 layout, KV format and standard context (6 × 4 × 4 = 96 for each cache geometry). This times them both
 ways over every distinct geometry of a registry, with the memoised results cleared before each run:
 
-- one at a time: :func:`registry.db._engine_results.cache_result` for each figure;
-- as ladders: :func:`registry.db._engine_results.cache_ladder` for each layout and format, which plans
-  each layer group once for the four contexts.
+- one at a time: :func:`registry.engine.compute.compute` without the trace, for each figure;
+- as ladders: :func:`registry.engine.compute.compute_ladder` for each layout and format, which plans
+  each layer group once for the four contexts (what :class:`registry.results.Figures` asks for).
 
 By default it generates a synthetic registry of 10,000 records whose models have geometries of their
 own (``benchmarks/generate.py --distinct-geometries``); ``--registry`` times a registry on disk instead.
@@ -17,6 +17,7 @@ own (``benchmarks/generate.py --distinct-geometries``); ``--registry`` times a r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import shutil
 import sys
@@ -30,11 +31,12 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.generate import generate  # noqa: E402
 from registry.check.pipeline import load_file  # noqa: E402
-from registry.db import _engine_results as results  # noqa: E402
 from registry.db._rows_models import LADDER, LADDER_LAYOUTS  # noqa: E402
+from registry.engine.compute import compute, compute_ladder  # noqa: E402
 from registry.engine.layout import Layout  # noqa: E402
 from registry.kinds.geometry import model_layout_or_error  # noqa: E402
 from registry.kinds.records import Model  # noqa: E402
+from registry.results import STANDARD_CONTEXTS  # noqa: E402
 
 compute_module = importlib.import_module("registry.engine.compute")
 groups_module = importlib.import_module("registry.engine.groups")
@@ -55,21 +57,21 @@ def distinct_layouts(root: Path) -> list[Layout]:
 def one_at_a_time(layouts: list[Layout]) -> None:
     for layout in layouts:
         for engine, kv_dtype, _, tokens in LADDER:
-            results.cache_result(layout, engine, kv_dtype, tokens, traced=False)
+            with contextlib.suppress(ValueError):  # a format the engine layout cannot store
+                compute(layout, context_tokens=tokens, engine=engine, kv_dtype=kv_dtype, traced=False)
 
 
 def as_ladders(layouts: list[Layout]) -> None:
     for layout in layouts:
         for engine, kv_dtype in LADDER_LAYOUTS:
-            results.cache_ladder(layout, engine, kv_dtype, results.STANDARD_CONTEXTS)
+            with contextlib.suppress(ValueError):
+                compute_ladder(layout, STANDARD_CONTEXTS, engine=engine, kv_dtype=kv_dtype)
 
 
 def best_of(repeat: int, work: Callable[[list[Layout]], None], layouts: list[Layout]) -> float:
     """The fastest of ``repeat`` runs, each with every memoised result forgotten first."""
     times = []
     for _ in range(repeat):
-        results.cache_result.cache_clear()
-        results.cache_ladder.cache_clear()
         compute_module._compute.cache_clear()
         groups_module._plan.cache_clear()
         started = time.perf_counter()

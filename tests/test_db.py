@@ -444,7 +444,7 @@ def test_the_file_is_stamped_with_the_bytes_that_were_checked(registry: Path) ->
     assert fingerprint_of(result.digests) == fingerprint(registry)  # as read afresh
     _replace(registry / "records" / "hardware" / "gpu.yaml", '"A GPU"', '"B GPU"')
     path = database_path(registry)
-    build_index(result.index, path, fingerprint_of(result.digests))
+    build_index(result, path, fingerprint_of(result.digests))
     path, report = ensure_database(registry)
     assert report is not None
     assert _one(path, "SELECT title FROM records WHERE id = 'hardware/gpu'") == ("B GPU",)
@@ -516,8 +516,12 @@ def test_a_build_in_chunks_holds_the_same_rows_as_one_in_a_single_chunk(
     monkeypatch.setattr(_build, "CHUNK_ROWS", rows)
     tables = _build.registry_tables
     chunks: list[int] = []
-    monkeypatch.setattr(_build, "registry_tables", lambda part: chunks.append(len(part.entries)) or {})
-    list(_build.table_chunks(check(registry).index, records))
+    monkeypatch.setattr(
+        _build, "registry_tables", lambda part, results: chunks.append(len(part.entries)) or {}
+    )
+    checked = check(registry)
+    assert checked.results is not None
+    list(_build.table_chunks(checked.index, checked.results, records))
     assert len(chunks) > 1 and sum(chunks) == len(check(registry).index.entries)
     monkeypatch.setattr(_build, "registry_tables", tables)
     chunked = build_database(registry, tmp_path / "chunked.duckdb").path

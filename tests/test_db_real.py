@@ -29,7 +29,7 @@ def checked() -> CheckResult:
 @pytest.fixture(scope="module")
 def real_db(checked: CheckResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "registry.duckdb"
-    return build_index(checked.index, path, fingerprint(REPO)).path
+    return build_index(checked, path, fingerprint(REPO)).path
 
 
 def _scalar(path: Path, sql: str) -> object:

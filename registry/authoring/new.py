@@ -126,7 +126,7 @@ def _check_options(options: NewOptions) -> None:
 
 def run_for(options: NewOptions) -> Run:
     """The engine's run for the record's run shape, built as the check builds it from a record
-    (``registry.check.formulas.run_of``): unquantized weights are the activations' dtype."""
+    (``registry.results.run_of``): unquantized weights are the activations' dtype."""
     return Run(
         context_tokens=options.context_tokens,
         batch=options.batch,

@@ -1,185 +1,81 @@
-"""The formula stage of ``registry check``: every stated number recomputed from its model's geometry.
+"""The formula stage of ``registry check``: the engine's results for the registry as findings.
 
-For each kv-efficiency and benchmark record, each claim is checked by the pure engine
-(:func:`registry.engine.claims.check_claim`) against the layout of the model it references, and the
-verdict becomes findings located at the claim's ``stated`` (or ``formula``, ``variant``) node. A model's
-layout is built once, however many records use it; a model whose config no adapter reads is reported
-once, on the model's own file. A run that names its hardware is also checked for fitting in it.
+The engine's results are worked out once (:func:`registry.results.compute_results`): each claim of each
+kv-efficiency and benchmark record checked against the layout of the model it references, and each run
+that names its hardware weighed against its memory. Here each verdict becomes findings located at the
+claim's ``stated`` (or ``formula``, ``variant``) node; a model whose config no adapter reads is reported
+once, on the model's own file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
 
 from registry.check.index import Entry, RegistryIndex
 from registry.codes import formula as rules
 from registry.codes import schema as schema_rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
-from registry.engine.adapters import (
-    ConfigFieldError,
-    ConfigValueError,
-    UnsupportedModelType,
-    geometry_fields,
-)
-from registry.engine.claims import QUANTITY_WORDS, ClaimSpec, ClaimVerdict, check_claim, show_value
-from registry.engine.dtypes import get_dtype, model_dtype_of
+from registry.engine.claims import QUANTITY_WORDS, ClaimVerdict, show_value
 from registry.engine.expr import names_in, parse
-from registry.engine.layout import (
-    Layout,
-    LayoutError,
-)
 from registry.engine.misapply import Candidate
-from registry.engine.units import Dimension, Quantity, parse_context, parse_quantity
-from registry.engine.variants import VARIANTS, Fields, Run, measure
-from registry.kinds.geometry import model_fields, model_layout, model_layout_or_error
-from registry.kinds.records import Benchmark, Claim, Hardware, KvEfficiency, Model
+from registry.engine.units import Dimension, Quantity, parse_quantity
+from registry.engine.variants import VARIANTS
+from registry.kinds.records import Hardware, Model
+from registry.results import RUN_KINDS, MemoryFit, ModelGeometry, Results, RunRecord, RunResult
 
-RunRecord = KvEfficiency | Benchmark
-RUN_KINDS = ("kv-efficiency", "benchmark")
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """A model's cache layout and config fields, built once per model."""
-
-    layout: Layout
-    fields: Fields
-    derived: frozenset[str] = frozenset()
-    """Field names the config does not state but :func:`geometry_fields` derives (``head_dim``)."""
+NO_NUMBER = "no number about this model can be checked"
 
 
-def _geometry(layout: Layout, config: dict[str, Any] | None) -> Geometry:
-    stated = {**(config or {}), **((config or {}).get("text_config") or {})}
-    fields = geometry_fields(config or {})
-    return Geometry(layout, fields, frozenset(name for name in fields if name not in stated))
-
-
-# ---------------------------------------------------------------- models, once each
-
-
-_NOT_BUILT: Any = object()
-"""A model whose geometry :class:`Models` has not built yet (``None`` is a model without one)."""
-
-
-class Models:
-    """Each referenced model's geometry, built on first use; problems reported once, on the model."""
-
-    def __init__(self, index: RegistryIndex) -> None:
-        self.index = index
-        # By the model's number in the store, each equal geometry once: a geometry of its own for each
-        # model, or a dict by id (which keeps the id of the first run naming the model), would hold
-        # objects made among those of reading each record until the stage ends, and the memory they
-        # are scattered through with them (measured: 6,000 geometries left a check of 30,000 records
-        # 14 MiB larger).
-        self.cache: list[Any] = [_NOT_BUILT] * len(index.store)
-        self.equal: dict[tuple[Any, ...], Geometry] = {}
-        self.diagnostics: list[Diagnostic] = []
-
-    def get(self, model_id: str) -> Geometry | None:
-        entry = self.index.get(model_id)
-        if entry is None or entry.kind != "model":
-            return None
-        geometry: Geometry | None = self.cache[entry.number]
-        if geometry is _NOT_BUILT:
-            geometry = self.cache[entry.number] = self._equal(self._build(entry))
-            # Made now, while the record is at hand: every run's page and rows ask for them.
-            entry.derived(model_layout_or_error)
-            entry.derived(model_fields)
-        return geometry
-
-    def _equal(self, geometry: Geometry | None) -> Geometry | None:
-        if geometry is None:
-            return None
-        key = (geometry.layout, tuple(sorted(geometry.fields.items())), geometry.derived)
-        return self.equal.setdefault(key, geometry)
-
-    def _build(self, entry: Entry) -> Geometry | None:
-        model = entry.record
-        assert isinstance(model, Model)
-        try:
-            return _geometry(model_layout(model), model.config)
-        except UnsupportedModelType as error:
-            self._report(entry, rules.UNKNOWN_MODEL_TYPE, "/config/model_type", str(error))
-        except ConfigValueError as error:  # a stated but impossible value is an error, not an unknown
-            message = f"{error}; no number about this model can be checked"
-            self._report(entry, schema_rules.INVALID_VALUE, f"/config/{error.field}", message)
-        except ConfigFieldError as error:
-            message = f"{error}; no number about this model can be checked"
-            self._report(entry, rules.NOT_COMPUTABLE, f"/config/{error.field}", message)
-        except LayoutError as error:
-            self._report(
-                entry, rules.NOT_COMPUTABLE, "/layout", f"{error}; no number about this model can be checked"
-            )
-        return None
-
-    def _report(self, entry: Entry, rule: Rule, pointer: str, message: str) -> None:
-        line, column = entry.document.locate(pointer)
-        self.diagnostics.append(rule.diagnostic(entry.path, line, column, message, pointer=pointer))
-
-
-# ---------------------------------------------------------------- runs and claims
-
-
-def run_of(record: RunRecord) -> Run:
-    """The engine's run from a record's run shape; unquantized weights give the model (activation) dtype."""
-    return Run(
-        context_tokens=parse_context(record.context_tokens),
-        batch=record.batch,
-        engine=record.layout,
-        kv_dtype=record.precision.kv_cache,
-        state_dtype=record.precision.recurrent_state,
-        model_dtype=model_dtype_of(record.precision.weights),
-    )
-
-
-def spec_of(claim: Claim) -> ClaimSpec:
-    """A claim's fields as the pure engine takes them."""
-    context = None if claim.context_tokens is None else parse_context(claim.context_tokens)
-    return ClaimSpec(
-        quantity=claim.quantity,
-        stated=claim.stated,
-        variant=claim.variant,
-        versus=claim.versus,
-        formula=claim.formula,
-        context_tokens=context,
-        kv_dtype=claim.kv_cache,
-    )
-
-
-def check_formulas(index: RegistryIndex) -> list[Diagnostic]:
-    """Every claim of every kv-efficiency and benchmark record, and every run's fit in its hardware."""
-    models = Models(index)
+def formula_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]:
+    """Every claim of every kv-efficiency and benchmark record, every run's fit in its hardware, and
+    every model whose geometry cannot be read, as findings."""
     diagnostics: list[Diagnostic] = []
+    models: list[Diagnostic] = []
     for entry in index:
         if entry.kind == "model":
-            models.get(entry.id)  # every model's geometry must be readable, referenced or not
+            models.extend(model_findings(entry, results.model(entry.id)))
         if entry.kind not in RUN_KINDS:
             continue
-        record = entry.record
-        assert isinstance(record, KvEfficiency | Benchmark)
-        geometry = models.get(record.model)
-        if geometry is None:
+        run = results.run(entry.id)
+        if run is None or run.layout is None:
             continue
-        run = run_of(record)
-        diagnostics.extend(_record_findings(entry, record, geometry, run))
-        diagnostics.extend(_hardware_findings(index, entry, record, geometry, run))
-    return diagnostics + models.diagnostics
+        record = entry.record
+        assert isinstance(record, RunRecord)
+        diagnostics.extend(_record_findings(entry, run))
+        diagnostics.extend(_hardware_findings(index, entry, record, run))
+    return diagnostics + models
 
 
-def _record_findings(entry: Entry, record: RunRecord, geometry: Geometry, run: Run) -> Iterator[Diagnostic]:
+def model_findings(entry: Entry, geometry: ModelGeometry | None) -> list[Diagnostic]:
+    """Why the model of ``entry`` has no geometry, located in its file; nothing when it has one."""
+    problem = None if geometry is None else geometry.problem
+    if problem is None:
+        return []
+    if problem.kind == "unsupported-model-type":
+        finding = (rules.UNKNOWN_MODEL_TYPE, "/config/model_type", problem.message)
+    elif problem.kind == "invalid-value":  # a stated but impossible value is an error, not an unknown
+        finding = (schema_rules.INVALID_VALUE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}")
+    elif problem.kind == "missing-field":
+        finding = (rules.NOT_COMPUTABLE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}")
+    else:
+        finding = (rules.NOT_COMPUTABLE, "/layout", f"{problem.message}; {NO_NUMBER}")
+    return [_at(entry, *finding)]
+
+
+def _record_findings(entry: Entry, run: RunResult) -> Iterator[Diagnostic]:
     unsupported: set[str] = set()
-    for position, claim in enumerate(record.claims):
-        verdict = check_claim(spec_of(claim), geometry.layout, geometry.fields, run)
+    assert run.geometry is not None
+    for claim in run.claims:
+        verdict = claim.verdict
+        assert verdict is not None
         if verdict.unsupported:
             if verdict.unsupported not in unsupported:
                 unsupported.add(verdict.unsupported)
                 yield _at(entry, rules.UNSUPPORTED_LAYOUT, "/layout", _unsupported_message(verdict))
             continue
-        yield from findings(entry, f"/claims/{position}", verdict, geometry.derived)
+        yield from findings(entry, f"/claims/{claim.position}", verdict, run.geometry.derived)
 
 
 def _at(entry: Entry, rule: Rule, pointer: str, message: str, hint: str = "") -> Diagnostic:
@@ -343,60 +239,30 @@ def _unsupported_message(verdict: ClaimVerdict) -> str:
 # ---------------------------------------------------------------- does the run fit its hardware?
 
 
-def _memory(hardware: Hardware, count: int) -> Fraction:
-    return parse_quantity(hardware.memory_per_device).value * hardware.devices * count
-
-
-def _weights(model: Model, dtype: str | None) -> Fraction | None:
-    """``params_total_b x 10^9 x bytes per weight``; None when either is not stated."""
-    if model.params_total_b is None or dtype is None:
-        return None
-    return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
-
-
-def _least_cache(layout: Layout, run: Run) -> Fraction | None:
-    """The batch's cache under the run's engine layout, else under the ideal one: the architectural
-    minimum is a lower bound whatever the engine, so the fit check holds either way."""
-    for engine in dict.fromkeys((run.engine, "ideal")):
-        try:
-            value = measure(layout, replace(run, engine=engine), "bytes_total").value
-        except ValueError:
-            continue
-        if value is not None:
-            return value
-    return None
-
-
 def _hardware_findings(
-    index: RegistryIndex, entry: Entry, record: RunRecord, geometry: Geometry, run: Run
+    index: RegistryIndex, entry: Entry, record: RunRecord, run: RunResult
 ) -> Iterator[Diagnostic]:
-    hardware = index.get(record.hardware) if record.hardware else None
-    model = index.get(record.model)
-    if hardware is None or model is None or not isinstance(hardware.record, Hardware):
+    fit = run.fit
+    if fit is None or not fit.exceeds:
         return
-    assert isinstance(model.record, Model)
-    weights = _weights(model.record, record.precision.weights)
-    cache = _least_cache(geometry.layout, run)
-    if weights is None or cache is None:
-        return
-    count = record.hardware_count or 1
-    memory = _memory(hardware.record, count)
-    if weights + cache > memory:
-        message = _fit_message(record, model.record, hardware.record, (weights, cache, memory), run)
-        pointer = "/hardware_count" if record.hardware_count else "/hardware"
-        yield _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message)
+    hardware, model = index.get(record.hardware or ""), index.get(record.model)
+    assert hardware is not None and model is not None
+    assert isinstance(hardware.record, Hardware) and isinstance(model.record, Model)
+    message = _fit_message(record, model.record, hardware.record, fit, run)
+    pointer = "/hardware_count" if record.hardware_count else "/hardware"
+    yield _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message)
 
 
-def _fit_message(
-    record: RunRecord, model: Model, hardware: Hardware, sizes: tuple[Fraction, Fraction, Fraction], run: Run
-) -> str:
+def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: MemoryFit, run: RunResult) -> str:
     """``weights 1,342 GB (671B parameters x bf16) + KV cache 9.21 GB at ... exceed the 80 GB of ...``."""
     like = parse_quantity(hardware.memory_per_device)
-    weights, cache, memory = (show_value(size, like, exact_bytes=False) for size in sizes)
+    weights, cache, memory = (
+        show_value(size, like, exact_bytes=False) for size in (fit.weights, fit.cache, fit.memory)
+    )
     plural = "device" if hardware.devices == 1 else "devices"
     parts = (
         f"weights {weights} ({model.params_total_b:g}B parameters x {record.precision.weights})",
-        f"KV cache {cache} at {run.context_tokens:,} tokens x batch {run.batch:,}",
+        f"KV cache {cache} at {run.run.context_tokens:,} tokens x batch {run.run.batch:,}",
     )
     each = f"{hardware.devices} {plural} of {hardware.memory_per_device}"
     units = f"{record.hardware_count or 1} x {record.hardware} ({each})"

@@ -1,6 +1,6 @@
 """``registry check``: every stage of the data flow, every finding, in a stable order.
 
-files ──load──▶ documents ──schema──▶ records ──index──▶ registry ──formulas──▶ findings
+files ──load──▶ documents ──schema──▶ records ──index──▶ registry ──engine──▶ results ──▶ findings
 
 A failing stage gates only what depends on it: a file that does not parse is not validated, a record
 that does not validate is not indexed, but every other file goes on through every stage.
@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from registry.check.cache import FileDigests
 from registry.check.fastload import fast_load_bytes
+from registry.check.formulas import formula_findings
 from registry.check.index import (
     COLLECTIONS,
     RegistryIndex,
@@ -32,6 +33,7 @@ from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry.errors import RegistryError
 from registry.kinds.records import SLUG_PATTERN, Record
 from registry.memory import return_freed_memory
+from registry.results import Results, compute_results
 
 
 class UsageError(Exception):
@@ -49,6 +51,9 @@ class CheckResult:
     digests: Mapping[str, str] = field(default_factory=dict)
     """The content digest of each record file, of the bytes the check read (a file it could not read has
     none): what the database's fingerprint is made of."""
+    results: Results | None = None
+    """The engine's results for the registry (None for a check without formulas): what the findings
+    about numbers, the database and the site are made of."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -191,14 +196,15 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))
-    if formulas:
-        from registry.check.formulas import check_formulas
-
-        diagnostics.extend(check_formulas(index))
+    results = compute_results(index) if formulas else None
+    if results is not None:
+        diagnostics.extend(formula_findings(index, results))
     reported = [d for d in diagnostics if _selected(d.path, selection)]
     checked = sum(1 for path in files if _selected(path, selection))
     return_freed_memory()  # for the database build or the site that may follow
-    return CheckResult(root, checked, sort_diagnostics(reported), index, selection, failed, digests)
+    return CheckResult(
+        root, checked, sort_diagnostics(reported), index, selection, failed, digests, results=results
+    )
 
 
 def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnostic]:

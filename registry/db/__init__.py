@@ -3,7 +3,7 @@ results, read-only queries against it, and a Parquet export of every table.
 
 ::
 
-    records ──check──▶ index ──rows (Arrow, column-wise)──▶ build/registry.duckdb ──▶ query | Parquet
+    records ──check──▶ index, results ──rows (Arrow, column-wise)──▶ build/registry.duckdb ──▶ query | Parquet
 
 The tables and their columns are defined once, in :data:`TABLES` (with the type conventions of
 :data:`TYPE_RULES`); the site's table reference is rendered from the same definitions, and its Querying
@@ -29,7 +29,6 @@ from registry.db._build import (
     registry_tables,
     stored_fingerprint,
 )
-from registry.db._engine_results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
 from registry.db._export import export_parquet
 from registry.db._query import (
     FORMATS,
@@ -41,6 +40,7 @@ from registry.db._query import (
     run_query,
 )
 from registry.db._tables import TABLES, TYPE_RULES, Column, Table
+from registry.results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
 
 __all__ = [
     "CONTEXT_LADDER",

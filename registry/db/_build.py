@@ -3,9 +3,10 @@
 The build runs the whole check first and refuses a registry with errors, so every row comes from a
 record that passed. Tables are built column by column as Arrow arrays, a chunk of records at a time;
 each chunk is loaded with one ``INSERT ... SELECT`` a table before the next is made, so the build's
-own memory (most of it DuckDB's) stays flat however large the registry. The file is written beside the
-target under a temporary name and renamed into place, so a reader sees the previous file or the new
-one, never half of one, and a failed build leaves the previous file as it was.
+own memory (most of it DuckDB's) stays flat however large the registry. Every engine figure comes from
+the check's :class:`~registry.results.Results`: the build never calls the engine. The file is written
+beside the target under a temporary name and renamed into place, so a reader sees the previous file or
+the new one, never half of one, and a failed build leaves the previous file as it was.
 
 The ``metadata`` table records a *fingerprint*: a hash of every record file's path and bytes, the tool's
 version and its source. ``registry query`` rebuilds whenever the fingerprint differs, which mtimes alone
@@ -30,10 +31,14 @@ import pyarrow as pa  # type: ignore[import-untyped]
 
 from registry.check.index import RegistryIndex
 from registry.check.pipeline import CheckResult
+from registry.db import _rows_models as m
+from registry.db import _rows_records as r
+from registry.db import _rows_runs as u
 from registry.db._tables import METADATA, TABLES, Column, Table
 from registry.db._values import POOL, Columns, decimal_array
 from registry.diagnostics import Severity
 from registry.errors import RegistryError
+from registry.results import Results
 
 FORMAT_VERSION = "1"
 """The version of the table layout; a change makes every existing file stale."""
@@ -123,20 +128,16 @@ def fingerprint_of(digests: Mapping[str, str]) -> str:
 # ---------------------------------------------------------------- tables
 
 
-def _column_builders(index: RegistryIndex) -> dict[str, Callable[[], Columns]]:
-    """Each data table's builder; the models' layouts are worked out once and shared."""
-    from registry.db import _rows_models as m
-    from registry.db import _rows_records as r
-    from registry.db import _rows_runs as u
-
-    found = cache(lambda: m.models(index))
+def _column_builders(index: RegistryIndex, results: Results) -> dict[str, Callable[[], Columns]]:
+    """Each data table's builder; the models are listed once and shared."""
+    found = cache(lambda: m.models(index, results))
     return {
         "records": lambda: r.records_columns(index),
         "models": lambda: m.models_columns(found()),
-        "layer_groups": lambda: m.layer_groups_columns(found()),
-        "runs": lambda: u.runs_columns(index),
-        "claims": lambda: u.claims_columns(index),
-        "kv_at_context": lambda: m.kv_at_context_columns(found()),
+        "layer_groups": lambda: m.layer_groups_columns(found(), results),
+        "runs": lambda: u.runs_columns(index, results),
+        "claims": lambda: u.claims_columns(index, results),
+        "kv_at_context": lambda: m.kv_at_context_columns(found(), results),
         "engines": lambda: r.engines_columns(index),
         "hardware": lambda: r.hardware_columns(index),
         "links": lambda: r.links_columns(index),
@@ -193,10 +194,10 @@ chunk's text is bounded well below it. A chunk of a thousand records of the usua
 the bound."""
 
 
-def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
-    """Every data table of the index's records as Arrow (``metadata`` is added when the file is
-    written); the build makes them :func:`a chunk at a time <table_chunks>`."""
-    builders = _column_builders(index)
+def registry_tables(index: RegistryIndex, results: Results) -> dict[str, pa.Table]:
+    """Every data table of the index's records as Arrow, their figures from ``results`` (``metadata``
+    is added when the file is written); the build makes them :func:`a chunk at a time <table_chunks>`."""
+    builders = _column_builders(index, results)
     # Bulk allocation: cyclic collections over hundreds of thousands of new, acyclic values would
     # cost more than the whole build and free nothing.
     collecting = gc.isenabled()
@@ -212,32 +213,30 @@ def registry_tables(index: RegistryIndex) -> dict[str, pa.Table]:
             gc.enable()
 
 
-def table_chunks(index: RegistryIndex, size: int = CHUNK) -> Iterator[dict[str, pa.Table]]:
+def table_chunks(index: RegistryIndex, results: Results, size: int = CHUNK) -> Iterator[dict[str, pa.Table]]:
     """Every data table, a chunk of records at a time in id order (at most ``size`` records, about
     :data:`CHUNK_ROWS` rows and :data:`CHUNK_BYTES` of JSON): the chunks' rows, one after another, are
     the rows of the whole tables in the same order. A record's references still resolve against the
     whole index. A chunk's decimal column may travel as ``int64`` where another's does not
     (:func:`decimal_array`); the file's declared types apply to both."""
-    from registry.db._rows_models import LADDER
-
     chunk: list[str] = []
     rows = json_bytes = 0
     for record_id in sorted(index.entries):
         entry = index.entries[record_id]
-        weight, size_of = 1 + (len(LADDER) if entry.kind == "model" else 0), entry.json_size
+        weight, size_of = 1 + (len(m.LADDER) if entry.kind == "model" else 0), entry.json_size
         if chunk and (len(chunk) >= size or rows + weight > CHUNK_ROWS or json_bytes + size_of > CHUNK_BYTES):
-            yield _chunk_tables(index, chunk)
+            yield _chunk_tables(index, results, chunk)
             chunk, rows, json_bytes = [], 0, 0
         chunk.append(record_id)
         rows += weight
         json_bytes += size_of
     if chunk:
-        yield _chunk_tables(index, chunk)
+        yield _chunk_tables(index, results, chunk)
 
 
-def _chunk_tables(index: RegistryIndex, ids: list[str]) -> dict[str, pa.Table]:
+def _chunk_tables(index: RegistryIndex, results: Results, ids: list[str]) -> dict[str, pa.Table]:
     with index.held():  # each table of the chunk reads the same records: once each
-        return registry_tables(index.part(ids))
+        return registry_tables(index.part(ids), results)
 
 
 def _metadata(fingerprint_text: str, records: int) -> pa.Table:
@@ -297,18 +296,22 @@ def write_database(chunks: Iterable[dict[str, pa.Table]], path: Path) -> tuple[d
     return rows, loading
 
 
-def build_index(index: RegistryIndex, path: Path, fingerprint_text: str) -> BuildReport:
-    """Build the database at ``path`` from an index that has already been checked, a chunk of records
-    at a time: each chunk's rows are made and loaded before the next chunk's are made.
+def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> BuildReport:
+    """Build the database at ``path`` from a registry that has already been checked (its index and the
+    engine's results), a chunk of records at a time: each chunk's rows are made and loaded before the
+    next chunk's are made.
 
     An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
     at someone's own file must not destroy it.
     """
     if path.exists() and stored_fingerprint(path) is None:
         raise RegistryError(f"{path} exists and is not a registry database; not replacing it")
+    index, results = checked.index, checked.results
+    if results is None:
+        raise RegistryError("the registry was checked without its formulas; the database needs their results")
     started = time.perf_counter()
     metadata = {"metadata": _metadata(fingerprint_text, len(index.entries))}
-    rows, loading = write_database(itertools.chain(table_chunks(index, CHUNK), [metadata]), path)
+    rows, loading = write_database(itertools.chain(table_chunks(index, results, CHUNK), [metadata]), path)
     report = BuildReport(path, fingerprint_text, rows)
     report.seconds["tables"] = time.perf_counter() - started - loading
     report.seconds["load"] = loading
@@ -328,7 +331,7 @@ def build_database(root: Path, out: Path | None = None) -> BuildReport:
     if not result.ok:
         raise BuildRefused(result)
     # Of the bytes the check read: a file edited during the build leaves the database stale.
-    report = build_index(result.index, database_path(root, out), fingerprint_of(result.digests))
+    report = build_index(result, database_path(root, out), fingerprint_of(result.digests))
     report.seconds = {"check": checked, **report.seconds}
     return report
 

@@ -6,15 +6,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from registry.check.index import RegistryIndex
-from registry.db._engine_results import (
-    CONTEXT_LADDER,
-    ENGINE_LAYOUTS,
-    KV_DTYPES,
-    STANDARD_CONTEXTS,
-    cache_ladder,
-    cache_result,
-    reasons,
-)
 from registry.db._values import Columns, as_json, columns_of
 from registry.engine.compute import CacheResult, Ladder
 from registry.engine.groups import GroupResult
@@ -28,8 +19,16 @@ from registry.engine.layout import (
     Mechanism,
     SlidingWindow,
 )
-from registry.kinds.geometry import model_layout_or_error
 from registry.kinds.records import Model
+from registry.results import (
+    CONTEXT_LADDER,
+    ENGINE_LAYOUTS,
+    KV_DTYPES,
+    STANDARD_CONTEXTS,
+    ModelGeometry,
+    Results,
+    reasons,
+)
 
 Row = dict[str, Any]
 
@@ -45,22 +44,17 @@ _COUNT_COLUMNS = {
 }
 
 
-def models(index: RegistryIndex) -> list[tuple[Model, Layout | None, str | None]]:
-    """Every model record with its layout, or the reason it has none.
+Found = list[tuple[Model, ModelGeometry]]
+"""Every model record of a part of the index, with its geometry."""
 
-    Models whose layer groups are equal get one shared layout object (a layout's ``model_type`` and
-    notes name it but change no byte), so the memoised engine computes each geometry once however
-    many records state it.
-    """
-    shared: dict[tuple[object, ...], Layout] = {}
-    found: list[tuple[Model, Layout | None, str | None]] = []
+
+def models(index: RegistryIndex, results: Results) -> Found:
+    """Every model record with its geometry (a layout, or the reason it has none)."""
+    found: Found = []
     for entry in index.of_kind("model"):
         model = entry.record
         assert isinstance(model, Model)
-        layout, error = entry.derived(model_layout_or_error)
-        if layout is not None:
-            layout = shared.setdefault((layout.groups, layout.mtp_groups), layout)
-        found.append((model, layout, error))
+        found.append((model, results.models[entry.id]))
     return found
 
 
@@ -124,13 +118,12 @@ def _blank_geometry() -> Row:
     return dict.fromkeys(names)
 
 
-def models_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+def models_columns(found: Found) -> Columns:
     """One row per model: identity, where its geometry comes from, and the geometry columns."""
-    from registry.kinds.geometry import model_fields
-
     rows: list[Row] = []
-    for model, layout, error in found:
-        heads = model_fields(model).get("num_attention_heads")
+    for model, geometry in found:
+        layout = geometry.layout
+        heads = geometry.fields.get("num_attention_heads")
         source = model.config_source
         row: Row = {
             "id": model.id,
@@ -148,7 +141,7 @@ def models_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Colu
             "config_revision": source.revision if source else None,
             "num_attention_heads": heads if isinstance(heads, int) else None,
             **(_geometry(layout) if layout is not None else _blank_geometry()),
-            "layout_error": error,
+            "layout_error": geometry.error,
             "config": as_json(model.config),
         }
         if not isinstance(row["model_type"], str):
@@ -163,17 +156,16 @@ def _date(text: str | None) -> Any:
     return None if text is None else datetime.date.fromisoformat(text)
 
 
-def layer_groups_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+def layer_groups_columns(found: Found, results: Results) -> Columns:
     """One row per model, engine layout and layer group (multi-token-prediction groups last)."""
     rows: list[Row] = []
-    for model, layout, _ in found:
+    for model, geometry in found:
+        layout = geometry.layout
         if layout is None:
             continue
         groups = (*layout.groups, *layout.mtp_groups)
         for engine in ENGINE_LAYOUTS:
-            result = cache_result(
-                layout, engine, "bf16", CONTEXT_LADDER[0][1], include_mtp=True, traced=False
-            )
+            result = results.figures.groups(layout, engine)
             outcomes = result.groups if isinstance(result, CacheResult) else (None,) * len(groups)
             for position, (group, outcome) in enumerate(zip(groups, outcomes, strict=True)):
                 mtp = position >= len(layout.groups)
@@ -225,25 +217,25 @@ LADDER = [(e, d, label, t) for e, d in LADDER_LAYOUTS for label, t in CONTEXT_LA
 """Every (engine layout, KV dtype, context label, tokens) a model has a ``kv_at_context`` row for."""
 
 
-def kv_at_context_columns(found: list[tuple[Model, Layout | None, str | None]]) -> Columns:
+def kv_at_context_columns(found: Found, results: Results) -> Columns:
     """One row per model, engine layout, KV dtype and ladder context, built column by column.
 
-    Models with equal layouts (one geometry, many records) share one list of figures.
+    Models of one geometry (many records) share one list of figures.
     """
-    by_layout: dict[Layout, list[_Figures]] = {}
+    by_geometry: dict[int, list[_Figures]] = {}
     models: list[Model] = []
     figures: list[_Figures] = []
-    for model, layout, _ in found:
+    for model, geometry in found:
+        layout = geometry.layout
         if layout is None:
             continue
-        if layout not in by_layout:
-            by_layout[layout] = [
-                rung
-                for e, d in LADDER_LAYOUTS
-                for rung in _rungs(cache_ladder(layout, e, d, STANDARD_CONTEXTS))
+        if id(geometry) not in by_geometry:
+            standard = results.figures.standard(layout)
+            by_geometry[id(geometry)] = [
+                rung for e, d in LADDER_LAYOUTS for rung in _rungs(standard.get(e, d))
             ]
         models.extend([model] * len(LADDER))
-        figures.extend(by_layout[layout])
+        figures.extend(by_geometry[id(geometry)])
     steps = LADDER * (len(models) // len(LADDER))
     totals = [row[1] for row in figures]
     return {
@@ -286,7 +278,7 @@ def _rungs(ladder: Ladder | str) -> list[_Figures]:
 
 
 def result_columns(result: CacheResult | str) -> Row:
-    """The byte columns a computed result fills, shared by kv_at_context and runs."""
+    """The byte columns a computed result fills."""
     if isinstance(result, str):
         return dict.fromkeys(
             ("kv_bytes_per_token", "total_bytes", "growing_bytes", "window_bytes", "fixed_bytes"), None

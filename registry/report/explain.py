@@ -1,6 +1,6 @@
 """``registry explain ID``: a record's full derivation and the verdict on each of its claims.
 
-For a kv-efficiency or benchmark record, each claim is recomputed as ``registry check`` does, and the
+For a kv-efficiency or benchmark record, each claim is shown as ``registry check`` found it, and the
 whole trace is printed with the verdict and, for a wrong number, the mistake that explains it. For a
 model, its layout and the cache at the registry's standard point (128K, bf16, the ``vllm`` layout).
 """
@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from registry.check.formulas import findings, model_findings
 from registry.check.index import Entry, RegistryIndex
+from registry.check.pipeline import check
+from registry.engine.claims import show_value
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
 from registry.kinds.records import Benchmark, KvEfficiency, Model
-
-STANDARD_CONTEXT = 131072
-STANDARD_LAYOUT = "vllm"
+from registry.results import Results
 
 
 def explain(root: Path, record_id: str) -> str:
     """The explanation of one record of the registry at ``root``, as text."""
-    from registry.check.pipeline import check
-
-    result = check(root, formulas=False)
+    result = check(root)
+    results = result.results
+    assert results is not None  # a check with formulas has them
     wanted = record_id.removeprefix("records/").removesuffix(".yaml")
     entry = result.index.get(wanted)
     if entry is None:
@@ -33,18 +34,15 @@ def explain(root: Path, record_id: str) -> str:
             )
         raise RegistryError(f"no record {wanted!r} in {root}")
     if isinstance(entry.record, KvEfficiency | Benchmark):
-        return _explain_run(result.index, entry)
+        return _explain_run(result.index, results, entry)
     if isinstance(entry.record, Model):
-        return _explain_model(entry)
+        return _explain_model(results, entry)
     raise RegistryError(
         f"{wanted} is a {entry.record.kind} record: explain derives model, kv-efficiency and benchmark records"
     )
 
 
-def _explain_run(index: RegistryIndex, entry: Entry) -> str:
-    from registry.check.formulas import Models, findings, run_of, spec_of
-    from registry.engine.claims import check_claim, show_value
-
+def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
     record = entry.record
     assert isinstance(record, KvEfficiency | Benchmark)
     lines = [
@@ -53,16 +51,17 @@ def _explain_run(index: RegistryIndex, entry: Entry) -> str:
         f"KV {record.precision.kv_cache} · context {format_int(record.context)} · batch {record.batch}",
         "",
     ]
-    models = Models(index)
-    geometry = models.get(record.model)
-    if geometry is None:
-        problems = "; ".join(d.message for d in models.diagnostics) or f"{record.model} is not a model record"
+    run = results.runs[record.id]
+    geometry, model = run.geometry, index.get(record.model)
+    if geometry is None or geometry.layout is None or model is None:
+        found = [] if model is None else model_findings(model, geometry)
+        problems = "; ".join(d.message for d in found) or f"{record.model} is not a model record"
         return "\n".join([*lines, f"the model's geometry is not available: {problems}"]) + "\n"
-    run = run_of(record)
     if not record.claims:
         lines.append("no claims to check")
-    for position, claim in enumerate(record.claims):
-        verdict = check_claim(spec_of(claim), geometry.layout, geometry.fields, run)
+    for position, (claim, checked) in enumerate(zip(record.claims, run.claims, strict=True)):
+        verdict = checked.verdict
+        assert verdict is not None  # the model has a geometry
         label = claim.quantity + ("" if claim.variant == "actual" else f" [{claim.variant}]")
         if claim.versus:
             label += f" versus [{claim.versus}]"
@@ -83,25 +82,23 @@ def _explain_run(index: RegistryIndex, entry: Entry) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _explain_model(entry: Entry) -> str:
-    from registry.engine.compute import compute
-    from registry.kinds.geometry import model_layout
-
+def _explain_model(results: Results, entry: Entry) -> str:
     model = entry.record
     assert isinstance(model, Model)
     lines = [f"{model.id}: {model.title}"]
     if model.config_source is not None:
         source = model.config_source
         lines.append(f"config: {source.repository} {source.file} @ {source.revision}")
-    try:
-        layout = model_layout(model)
-    except ValueError as error:
-        return "\n".join([*lines, f"the cache layout cannot be derived: {error}"]) + "\n"
+    geometry = results.models[entry.id]
+    layout = geometry.layout
+    if layout is None:
+        assert geometry.problem is not None
+        return "\n".join([*lines, f"the cache layout cannot be derived: {geometry.problem.message}"]) + "\n"
     lines.append("")
     lines.append("layer groups:")
     for group in layout.groups:
         lines.append(f"  {group.count} × {group.mechanism.kind}: {group.mechanism}")
-    result = compute(layout, context_tokens=STANDARD_CONTEXT, engine=STANDARD_LAYOUT)
+    result = results.figures.standard_point(layout)
     lines += ["", *result.trace]
     if result.total_bytes is not None:
         lines.append(f"at the standard point: {format_bytes(result.total_bytes)} for one 128K sequence")

@@ -139,7 +139,7 @@ class Collected:
         self.counts[folder] += 1
 
     def _model_row(self, context: SiteContext, entry: Entry, model: Model, page: str) -> list[object]:
-        facts = model_facts(model)
+        facts = model_facts(context.results, model)
         href = _paths.href(_paths.HOME, _paths.record_page(entry.id))
         self.bars.append(
             Bar(model.name, facts.at_headline, facts.mechanism or "no cache", href, facts.problem or "")

@@ -1,4 +1,5 @@
-"""What every page generator shares: the checked index, the findings, links and backlinks.
+"""What every page generator shares: the checked index, the engine's results, the findings, links and
+backlinks.
 
 Built once per site from the result of ``registry check``; nothing in it re-reads a file.
 """
@@ -13,9 +14,12 @@ from functools import cached_property
 from registry.check.index import Entry, RegistryIndex
 from registry.check.pipeline import CheckResult
 from registry.diagnostics import Diagnostic
+from registry.errors import RegistryError
 from registry.kinds.records import Hardware
+from registry.results import Results
 from registry.site import _paths
 from registry.site._html import Html, escape, link
+from registry.site._results import hardware_bytes
 from registry.site._sanitize import LinkResolver, render_markdown
 
 PROSE_CACHE = 2048
@@ -27,6 +31,8 @@ class SiteContext:
     """The registry as the pages see it."""
 
     index: RegistryIndex
+    results: Results
+    """The engine's results for the registry: every figure a page shows."""
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _prose: dict[tuple[str, str], Html] = field(default_factory=dict, repr=False, compare=False)
     _links: dict[tuple[str, str, str | None], Html] = field(default_factory=dict, repr=False, compare=False)
@@ -36,7 +42,9 @@ class SiteContext:
         findings: dict[str, list[Diagnostic]] = defaultdict(list)
         for diagnostic in result.diagnostics:
             findings[diagnostic.path].append(diagnostic)
-        return cls(result.index, dict(findings))
+        if result.results is None:
+            raise RegistryError("the registry was checked without its formulas; the pages need their results")
+        return cls(result.index, result.results, dict(findings))
 
     @cached_property
     def backlinks(self) -> Backlinks:
@@ -47,8 +55,6 @@ class SiteContext:
     def hardware_by_memory(self) -> list[tuple[int, str, list[str]]]:
         """The hardware records grouped by the memory of one unit: (bytes, as the datasheet writes it,
         record names), largest first."""
-        from registry.site._results import hardware_bytes
-
         groups: dict[int, tuple[str, list[str]]] = {}
         for entry in self.index.of_kind("hardware"):
             hardware = entry.record

@@ -62,7 +62,7 @@ def stage_database(root: Path, result: CheckResult) -> tuple[Path, Callable[[], 
     text = fingerprint_of(result.digests)
     if stored_fingerprint(path) == text:
         return path, None
-    return path, lambda: build_index(result.index, path, text)
+    return path, lambda: build_index(result, path, text)
 
 
 def write_downloads(

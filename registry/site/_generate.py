@@ -77,6 +77,9 @@ def generate(
     from registry.site._downloads import stage_database, write_downloads
 
     context = SiteContext.from_check(result)
+    # Every geometry's figures, made once here: the page workers fork after this and share them, and
+    # the database built beside the pages reads the same ones.
+    context.results.prepare_figures()
     folder = GeneratedFolder(root / "site", _paths.GENERATED)
     downloads_folder = GeneratedFolder(root / "site", _paths.GENERATED)
     references = _reference_pages(root)

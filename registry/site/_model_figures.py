@@ -1,6 +1,6 @@
 """A model's cache figures: the text grid of every engine layout and KV format, and the memory against
-context chart. Every figure is the engine's (memoised, so the grid, the chart, the collection index and
-the database share one computation per setting).
+context chart. Every figure is the engine's, read from the check's results, where the grid, the chart,
+the collection index and the database share one computation per geometry.
 """
 
 from __future__ import annotations
@@ -12,23 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from registry.engine.compute import Ladder
-from registry.engine.layout import Layout
-from registry.engine.variants import variant_layout
-from registry.kinds.geometry import model_fields
 from registry.kinds.records import Model
+from registry.results import ChartFigures, ModelGeometry, Results, StandardLadders
 from registry.site._html import Html, element
-from registry.site._results import (
-    CONTEXT_LADDER,
-    ENGINE_LAYOUTS,
-    KV_DTYPES,
-    STANDARD_CONTEXTS,
-    bytes_text,
-    cache_ladder,
-)
+from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, bytes_text
 from registry.site._svg import Series, line_chart
-
-CHART_START = 1024
-"""The chart's first context: 1K tokens."""
 
 
 def _unsupported_everywhere(ladder: Ladder | str) -> str | None:
@@ -67,21 +55,22 @@ def _problems(ladder: Ladder | str) -> list[str]:
     return found
 
 
-def cache_grid(model: Model, layout: Layout) -> str:
+def cache_grid(results: Results, model: Model, geometry: ModelGeometry) -> str:
     """The model's :func:`grid <_grid>`: one text per geometry and maximum context, made once however
     many records share them (the fine-tunes of one base, one model at several revisions)."""
-    return _grid(layout, model.max_context_tokens)
+    assert geometry.layout is not None
+    return _grid(results.figures.standard(geometry.layout), model.max_context_tokens)
 
 
 @lru_cache(maxsize=512)
-def _grid(layout: Layout, limit: int | None) -> str:
+def _grid(standard: StandardLadders, limit: int | None) -> str:
     """Every KV format (bf16 first) under every engine layout, as a text grid: one line per layout and
     format with the exact bytes per token, then the figure at each context of the ladder; one line
     naming the layouts that cannot store a format at all; then the engine's reasons.
 
     Text, not a table: a table cell costs the site builder three HTML parses, and a model page has
-    a hundred of these figures (measured: a six-row table with exact-byte tooltips added about 2 ms to
-    each model page's build, a third of the page)."""
+    a hundred of these figures, so a table with exact-byte tooltips made each model page's build
+    markedly slower."""
     width = max(len(engine) for engine in ENGINE_LAYOUTS)
     header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>10}" + "".join(
         f"  {label:>10}" for label, _ in CONTEXT_LADDER
@@ -91,7 +80,7 @@ def _grid(layout: Layout, limit: int | None) -> str:
     for kv_dtype in KV_DTYPES:
         unable = []
         for engine in ENGINE_LAYOUTS:
-            ladder = cache_ladder(layout, engine, kv_dtype, STANDARD_CONTEXTS)
+            ladder = standard.get(engine, kv_dtype)
             reason = _unsupported_everywhere(ladder)
             problems = [_LAYERS_PREFIX.sub("", reason)] if reason is not None else _problems(ladder)
             for problem in problems:
@@ -121,7 +110,7 @@ _LAYERS_PREFIX = re.compile(r"^[a-z -]+ layers [^:]+: ")
 """The "attention layers 0–31: " an engine puts before its reason; the grid names the format instead."""
 
 
-def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
+def cache_tables(results: Results, model: Model, geometry: ModelGeometry) -> Iterator[Html]:
     yield element(
         "p",
         f"The cache of one sequence under each engine layout, in each KV format ({', '.join(KV_DTYPES)}). "
@@ -131,23 +120,10 @@ def cache_tables(model: Model, layout: Layout) -> Iterator[Html]:
         "engine's reasons follow the grid.",
         class_="table-note",
     )
-    yield element("pre", cache_grid(model, layout), class_="grid")
+    yield element("pre", cache_grid(results, model, geometry), class_="grid")
 
 
-def chart_contexts(layout: Layout) -> tuple[int, ...]:
-    """1K, the standard ladder, and every window or chunk in between, where a line bends."""
-    contexts = {CHART_START, *(tokens for _, tokens in CONTEXT_LADDER)}
-    top = max(contexts)
-    for mechanism in layout.mechanisms():
-        for name in ("window", "chunk"):
-            size = getattr(mechanism, name, None)
-            if isinstance(size, int) and CHART_START < size < top:
-                contexts.add(size)
-    return tuple(sorted(contexts))
-
-
-def _points(layout: Layout, engine: str, contexts: tuple[int, ...]) -> tuple[tuple[int, int | None], ...]:
-    ladder = cache_ladder(layout, engine, "bf16", contexts)
+def _points(contexts: tuple[int, ...], ladder: Ladder | str) -> tuple[tuple[int, int | None], ...]:
     totals = (None,) * len(contexts) if isinstance(ladder, str) else ladder.total_bytes
     return tuple(zip(contexts, totals, strict=True))
 
@@ -162,14 +138,11 @@ class Chart:
     height: int = 440
 
 
-def memory_chart(model: Model, layout: Layout) -> Chart | None:
+def memory_chart(results: Results, model: Model, geometry: ModelGeometry) -> Chart | None:
     """One line per distinct curve: engine layouts that give the same bytes at every point share a line
     (and a legend entry), so no line hides another. ``None`` when no engine layout gives a figure."""
-    try:
-        mha: Layout | None = variant_layout("mha-equivalent", layout, model_fields(model))
-    except ValueError:
-        mha = None  # a layout with no attention to widen has no MHA-equivalent line
-    drawn = _lines(layout, mha)
+    assert geometry.layout is not None
+    drawn = _lines(results.figures.chart(geometry.layout, geometry.fields))
     if not drawn:
         return None
     title = f"{model.name}: KV cache of one sequence against context, bf16"
@@ -191,14 +164,14 @@ def memory_chart(model: Model, layout: Layout) -> Chart | None:
 
 
 @lru_cache(maxsize=512)
-def _lines(layout: Layout, mha: Layout | None) -> tuple[Series, ...]:
-    """The chart's lines for a geometry, worked out once per geometry (and the figures memoised below
-    that): engine layouts with equal points share a line, and a line with no figure is left out."""
-    contexts = chart_contexts(layout)
+def _lines(chart: ChartFigures) -> tuple[Series, ...]:
+    """The chart's lines for a geometry, worked out once per geometry: engine layouts with equal points
+    share a line, and a line with no figure is left out."""
+    contexts = chart.contexts
     curves: dict[tuple[tuple[int, int | None], ...], list[str]] = {}
-    for engine in ENGINE_LAYOUTS:
-        curves.setdefault(_points(layout, engine, contexts), []).append(engine)
+    for engine, ladder in chart.ladders:
+        curves.setdefault(_points(contexts, ladder), []).append(engine)
     series = [Series(", ".join(engines), points) for points, engines in curves.items()]
-    if mha is not None:
-        series.append(Series("MHA-equivalent (ideal)", _points(mha, "ideal", contexts), dashed=True))
+    if chart.mha is not None:
+        series.append(Series("MHA-equivalent (ideal)", _points(contexts, chart.mha), dashed=True))
     return tuple(s for s in series if any(v for _, v in s.points))

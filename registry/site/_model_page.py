@@ -26,8 +26,6 @@ from registry.site._results import (
     WEIGHTS_DTYPE,
     bytes_text,
     fits,
-    headline_ladder,
-    headline_total,
     mechanism_class,
     weight_bytes,
 )
@@ -38,9 +36,8 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
     model = entry.record
     assert isinstance(model, Model)
     page = _paths.record_page(entry.id)
-    from registry.kinds.geometry import model_layout_or_error
-
-    layout, problem = model_layout_or_error(model)
+    geometry = context.results.models[entry.id]
+    layout, problem = geometry.layout, geometry.error
     parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]
     files: dict[str, str] = {}
     if layout is None:
@@ -51,8 +48,10 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
         parts += [
             "## Geometry by layer group\n" + block(_geometry(layout)),
             # The grid's explanation is the same on every model page: not worth a search hit.
-            "## Cache per token and per sequence\n" + block(*cache_tables(model, layout), searchable=False),
-            "## Memory against context\n" + block(_chart(memory_chart(model, layout), page, files)),
+            "## Cache per token and per sequence\n"
+            + block(*cache_tables(context.results, model, geometry), searchable=False),
+            "## Memory against context\n"
+            + block(_chart(memory_chart(context.results, model, geometry), page, files)),
             _hardware_section(context, page, model, layout),
         ]
     parts += [
@@ -156,7 +155,8 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
     groups = context.hardware_by_memory
     if not groups:
         return ""
-    totals = {kv_dtype: headline_total(headline_ladder(layout, kv_dtype)) for kv_dtype in ("bf16", "fp8")}
+    standard = context.results.figures.standard(layout)
+    totals = {kv_dtype: standard.headline_total(kv_dtype) for kv_dtype in ("bf16", "fp8")}
     weights = weight_bytes(model)
     rows = []
     for memory, written, names in groups:
@@ -190,7 +190,7 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         class_="table-note",
     )
     # Out of the search index: every model page names every hardware record here, so a search for a
-    # device would list every model (they made about half of a model page's index entries).
+    # device would list every model (they made much of a model page's index entries).
     return "## 128K sequences per hardware\n" + block(body, note, searchable=False)
 
 

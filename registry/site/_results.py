@@ -1,34 +1,31 @@
-"""The engine's results as the pages need them, computed once and shared with the database.
+"""The engine's results as the pages need them, read from the check's :class:`~registry.results.Results`.
 
-The settings (engine layouts, KV dtypes, the 4K / 32K / 128K / 1M ladder) and the memoised computation
-are the database's (:mod:`registry.db._engine_results`), so a number on a page and the same number in
-the DuckDB file come from one call. Nothing here formats HTML.
+The settings (engine layouts, KV dtypes, the 4K / 32K / 128K / 1M ladder) and every figure are the
+results package's, so a number on a page and the same number in the DuckDB file come from one
+computation. Nothing here formats HTML, and nothing here calls the engine.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from registry.check.index import RegistryIndex
-from registry.db._engine_results import (
-    CONTEXT_LADDER,
-    ENGINE_LAYOUTS,
-    KV_DTYPES,
-    STANDARD_CONTEXTS,
-    cache_ladder,
-    cache_result,
-    engine_key,
-)
-from registry.engine.compute import CacheResult, Ladder
 from registry.engine.dtypes import bytes_per_element
 from registry.engine.layout import Layout
 from registry.engine.units import format_bytes, parse_quantity
-from registry.kinds.geometry import model_layout_or_error
 from registry.kinds.records import Benchmark, Hardware, KvEfficiency, Model
+from registry.results import (
+    CHART_LAYOUT,
+    CONTEXT_LADDER,
+    ENGINE_LAYOUTS,
+    HEADLINE_CONTEXT,
+    KV_DTYPES,
+    STANDARD_CONTEXTS,
+    Results,
+    outcome_of,
+)
 
 __all__ = [
     "CHART_LAYOUT",
@@ -40,23 +37,12 @@ __all__ = [
     "ClaimRow",
     "ModelFacts",
     "bytes_text",
-    "cache_ladder",
-    "cache_result",
     "claim_rows",
     "fits",
     "hardware_bytes",
-    "headline_ladder",
-    "headline_total",
     "mechanism_class",
     "model_facts",
-    "run_result",
 ]
-
-CHART_LAYOUT = "vllm"
-"""The engine layout of the headline chart and the hardware table: the most widely deployed server."""
-
-HEADLINE_CONTEXT = 128 * 1024
-"""The standard comparison point: 128K tokens (131,072)."""
 
 MECHANISM_CLASSES = (
     "full attention",
@@ -99,29 +85,18 @@ class ModelFacts:
     at_headline: int | None
 
 
-def model_facts(model: Model) -> ModelFacts:
+def model_facts(results: Results, model: Model) -> ModelFacts:
     """The model's layout and its bf16 figures under :data:`CHART_LAYOUT` at 128K."""
-    layout, problem = model_layout_or_error(model)
+    geometry = results.models[model.id]
+    layout = geometry.layout
     if layout is None:
-        return ModelFacts(None, problem, None, None, None)
-    ladder = headline_ladder(layout, "bf16")
+        return ModelFacts(None, geometry.error, None, None, None)
+    standard = results.figures.standard(layout)
+    ladder = standard.headline("bf16")
     if isinstance(ladder, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
-    return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, headline_total(ladder))
-
-
-def headline_ladder(layout: Layout, kv_dtype: str) -> Ladder | str:
-    """The layout's figures under :data:`CHART_LAYOUT` at the standard contexts: the ladder a model
-    page's grid makes, so the headline figures cost nothing more."""
-    return cache_ladder(layout, CHART_LAYOUT, kv_dtype, STANDARD_CONTEXTS)
-
-
-_HEADLINE_RUNG = STANDARD_CONTEXTS.index(HEADLINE_CONTEXT)
-
-
-def headline_total(ladder: Ladder | str) -> int | None:
-    """One sequence's bytes at :data:`HEADLINE_CONTEXT`, from a :func:`headline_ladder`."""
-    return None if isinstance(ladder, str) else ladder.total_bytes[_HEADLINE_RUNG]
+    at_headline = standard.headline_total("bf16")
+    return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, at_headline)
 
 
 @lru_cache(maxsize=8192)
@@ -161,18 +136,6 @@ def weight_bytes(model: Model) -> int | None:
     return math.ceil(exact)
 
 
-def run_result(index: RegistryIndex, run: KvEfficiency | Benchmark) -> CacheResult | str:
-    """The engine's computation of the run's own setting (its layout, dtypes, context and batch), as the
-    database's ``runs`` table has it."""
-    from registry.db._rows_runs import run_model
-    from registry.db._rows_runs import run_result as computed
-
-    _, layout, problem = run_model(index, run)
-    if layout is None:
-        return problem or f"{run.model} has no cache layout"
-    return computed(layout, run)
-
-
 @dataclass(frozen=True)
 class ClaimRow:
     """One claim as a page shows it: the verdict word, the engine's value and what explains a miss."""
@@ -180,45 +143,43 @@ class ClaimRow:
     position: int
     verdict: str
     message: str
-    engine_value: Fraction | None
-    misapplication: str | None
-    misapplication_text: str
-    nearest: tuple[tuple[str, str, Fraction], ...]
-    trace: tuple[str, ...]
-    formula_rendered: str
-    formula_value: Fraction | None
-    formula_matches: bool | None
-    formula_error: str
+    engine_value: Fraction | None = None
+    misapplication: str | None = None
+    misapplication_text: str = ""
+    nearest: tuple[tuple[str, str, Fraction], ...] = ()
+    trace: tuple[str, ...] = ()
+    formula_rendered: str = ""
+    formula_value: Fraction | None = None
+    formula_matches: bool | None = None
+    formula_error: str = ""
 
 
-def claim_rows(index: RegistryIndex, run: KvEfficiency | Benchmark) -> Iterator[ClaimRow]:
-    """Each claim of a run checked by the engine, in the record's order."""
-    from registry.db._rows_runs import claim_spec, engine_run, run_model, verdict_columns
-    from registry.engine.claims import check_claim
-    from registry.kinds.geometry import model_fields
-
-    entry, layout, problem = run_model(index, run)
-    key = engine_key(run.layout)
-    for position, claim in enumerate(run.claims):
-        if layout is None or key is None or entry is None:
-            reason = problem or f"the formula engine has no layout for {run.layout!r}"
-            yield ClaimRow(position, "not-computable", reason, None, None, "", (), (), "", None, None, "")
+def claim_rows(results: Results, run: KvEfficiency | Benchmark) -> list[ClaimRow]:
+    """Each claim of a run as the check found it, in the record's order."""
+    found = results.runs[run.id]
+    rows: list[ClaimRow] = []
+    for claim in found.claims:
+        verdict = claim.verdict
+        if verdict is None or found.engine_layout is None:
+            reason = found.problem or f"the formula engine has no layout for {run.layout!r}"
+            rows.append(ClaimRow(position=claim.position, verdict="not-computable", message=reason))
             continue
-        verdict = check_claim(claim_spec(claim), layout, entry.derived(model_fields), engine_run(run, key))
-        columns = verdict_columns(verdict)
-        match = verdict.misapplication
-        formula = verdict.formula
-        yield ClaimRow(
-            position=position,
-            verdict=columns["verdict"],
-            message=columns["message"] or "",
-            engine_value=verdict.engine_value,
-            misapplication=match.name if match else None,
-            misapplication_text=match.description if match else "",
-            nearest=tuple((c.name, c.description, c.value) for c in verdict.nearest),
-            trace=verdict.trace,
-            formula_rendered=formula.rendered if formula else "",
-            formula_value=formula.value if formula else None,
-            formula_matches=formula.matches if formula else None,
-            formula_error=str(formula.error) if formula and formula.error else "",
+        outcome = outcome_of(verdict)
+        match, formula = verdict.misapplication, verdict.formula
+        rows.append(
+            ClaimRow(
+                position=claim.position,
+                verdict=outcome.word,
+                message=outcome.message,
+                engine_value=verdict.engine_value,
+                misapplication=match.name if match else None,
+                misapplication_text=match.description if match else "",
+                nearest=tuple((c.name, c.description, c.value) for c in verdict.nearest),
+                trace=verdict.trace,
+                formula_rendered=formula.rendered if formula else "",
+                formula_value=formula.value if formula else None,
+                formula_matches=formula.matches if formula else None,
+                formula_error=str(formula.error) if formula and formula.error else "",
+            )
         )
+    return rows

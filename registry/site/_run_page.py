@@ -18,7 +18,7 @@ from registry.kinds.records import Benchmark, Claim, KvEfficiency
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, escape, join, table
-from registry.site._results import ClaimRow, claim_rows, run_result
+from registry.site._results import ClaimRow, claim_rows
 
 Run = KvEfficiency | Benchmark
 
@@ -44,8 +44,8 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
     run = entry.record
     assert isinstance(run, KvEfficiency | Benchmark)
     page = _paths.record_page(entry.id)
-    rows = list(claim_rows(context.index, run))
-    result = run_result(context.index, run)
+    rows = claim_rows(context.results, run)
+    result = context.results.runs[run.id].result
     shared = () if isinstance(result, str) else result.trace
     parts = [
         _parts.header(context, entry, page),

@@ -1,0 +1,81 @@
+"""Each model's geometry, built once: its cache layout and config fields, or why it has none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from registry.engine.adapters import (
+    ConfigFieldError,
+    ConfigValueError,
+    UnsupportedModelType,
+    geometry_fields,
+)
+from registry.engine.layout import Layout, LayoutError
+from registry.engine.variants import Fields
+from registry.kinds.geometry import model_layout
+from registry.kinds.records import Model
+
+ProblemKind = Literal["unsupported-model-type", "invalid-value", "missing-field", "layout"]
+"""Why a model has no layout: a ``model_type`` no adapter reads, a stated but impossible config value,
+a config field that is missing or unreadable, or a stated layout that cannot be laid out."""
+
+
+@dataclass(frozen=True)
+class LayoutProblem:
+    """Why a model has no cache layout: what went wrong, the config field it concerns, and the
+    engine's words."""
+
+    kind: ProblemKind
+    field: str | None
+    message: str
+    exception: str
+    """The name of the error's class: the problem's words when the engine gave none."""
+
+
+@dataclass(frozen=True)
+class ModelGeometry:
+    """A model's cache layout and config fields, or the problem that leaves it without a layout."""
+
+    layout: Layout | None
+    fields: Fields
+    derived: frozenset[str] = frozenset()
+    """Field names the config does not state but :func:`geometry_fields` derives (``head_dim``)."""
+    problem: LayoutProblem | None = None
+
+    @property
+    def error(self) -> str | None:
+        """The problem in one line, as the database's ``layout_error`` has it; None with a layout."""
+        if self.problem is None:
+            return None
+        return self.problem.message or self.problem.exception
+
+
+def model_geometry(model: Model) -> ModelGeometry:
+    """The model's geometry; a model that cannot be laid out gets its problem and the fields its config
+    still gives."""
+    try:
+        return _geometry(model_layout(model), model.config)
+    except UnsupportedModelType as error:
+        problem = LayoutProblem("unsupported-model-type", "model_type", str(error), type(error).__name__)
+    except ConfigValueError as error:  # a stated but impossible value is an error, not an unknown
+        problem = LayoutProblem("invalid-value", error.field, str(error), type(error).__name__)
+    except ConfigFieldError as error:
+        problem = LayoutProblem("missing-field", error.field, str(error), type(error).__name__)
+    except LayoutError as error:
+        problem = LayoutProblem("layout", None, str(error), type(error).__name__)
+    return ModelGeometry(None, _fields_of(model), problem=problem)
+
+
+def _geometry(layout: Layout, config: dict[str, Any] | None) -> ModelGeometry:
+    stated = {**(config or {}), **((config or {}).get("text_config") or {})}
+    fields = geometry_fields(config or {})
+    return ModelGeometry(layout, fields, frozenset(name for name in fields if name not in stated))
+
+
+def _fields_of(model: Model) -> Fields:
+    """The config's fields of a model without a layout, as far as they can be read."""
+    try:
+        return geometry_fields(model.config or {})
+    except ConfigFieldError:
+        return {}

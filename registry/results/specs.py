@@ -1,0 +1,56 @@
+"""Run and claim specs: a record's run shape and its claims as the pure engine takes them."""
+
+from __future__ import annotations
+
+from registry.engine.claims import ClaimSpec
+from registry.engine.dtypes import model_dtype_of
+from registry.engine.engines import UnknownEngineError, get_engine
+from registry.engine.units import parse_context
+from registry.engine.variants import Run
+from registry.kinds.records import Benchmark, Claim, KvEfficiency
+
+RunRecord = KvEfficiency | Benchmark
+"""A record with a run shape and claims."""
+
+RUN_KINDS = ("kv-efficiency", "benchmark")
+"""The kinds of :data:`RunRecord`."""
+
+
+def run_of(record: RunRecord) -> Run:
+    """The engine's run from a record's run shape; unquantized weights give the model (activation) dtype."""
+    return Run(
+        context_tokens=parse_context(record.context_tokens),
+        batch=record.batch,
+        engine=record.layout,
+        kv_dtype=record.precision.kv_cache,
+        state_dtype=record.precision.recurrent_state,
+        model_dtype=model_dtype_of(record.precision.weights),
+    )
+
+
+def spec_of(claim: Claim) -> ClaimSpec:
+    """A claim's fields as the pure engine takes them."""
+    context = None if claim.context_tokens is None else parse_context(claim.context_tokens)
+    return ClaimSpec(
+        quantity=claim.quantity,
+        stated=claim.stated,
+        variant=claim.variant,
+        versus=claim.versus,
+        formula=claim.formula,
+        context_tokens=context,
+        kv_dtype=claim.kv_cache,
+    )
+
+
+def engine_key(written: str) -> str | None:
+    """The formula engine's layout for a record's ``layout`` field: the field itself when the engine
+    has rules for it as written, else None.
+
+    A version pin the rules were not read at (``sglang@0.5.7``) is not mapped to another release: the
+    check does not, so neither do the database and the site.
+    """
+    try:
+        get_engine(written)
+    except UnknownEngineError:
+        return None
+    return written

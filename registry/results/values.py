@@ -1,0 +1,218 @@
+"""The engine's results for a registry, as one value: every model's geometry, every run's own figures
+and memory fit, every claim's verdict, and the derived figures of each geometry.
+
+:func:`compute_results` works them out once, as ``registry check`` runs; the check turns them into
+findings, and the database, the site and ``explain`` read them: none of them calls the engine itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from registry.check.index import Entry, RegistryIndex
+from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
+from registry.engine.compute import CacheResult, compute
+from registry.engine.dtypes import get_dtype
+from registry.engine.layout import Layout
+from registry.engine.units import parse_quantity
+from registry.engine.variants import Run
+from registry.kinds.records import Hardware, Model
+from registry.results.figures import Figures
+from registry.results.geometry import ModelGeometry, model_geometry
+from registry.results.specs import RUN_KINDS, RunRecord, engine_key, run_of, spec_of
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One claim of a run: its position in the record, the spec the engine took, and the verdict (None
+    when the run's model has no geometry to check it against)."""
+
+    position: int
+    spec: ClaimSpec
+    verdict: ClaimVerdict | None
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """A run's weights and its batch's least cache against the memory of the hardware it names (bytes)."""
+
+    weights: Fraction
+    cache: Fraction
+    memory: Fraction
+    count: int
+    """Units of the hardware record: ``hardware_count``, 1 when not stated."""
+
+    @property
+    def exceeds(self) -> bool:
+        return self.weights + self.cache > self.memory
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A kv-efficiency or benchmark record's results."""
+
+    id: str
+    run: Run
+    """The run's conditions as the engine takes them (the record's own engine layout, written as is)."""
+    engine_layout: str | None
+    """The engine's layout for the record's ``layout`` field; None when the engine has no rules for it."""
+    geometry: ModelGeometry | None
+    """The geometry of the model the run names; None when it names no model record."""
+    problem: str | None
+    """Why the run's figures cannot be computed at all: no model record, or a model without a layout."""
+    result: CacheResult | str
+    """The engine's computation of the run's own setting, with its trace, or why there is none."""
+    claims: tuple[ClaimResult, ...]
+    fit: MemoryFit | None
+    """Weights and cache against the named hardware; None without hardware, weights' size or cache."""
+
+    @property
+    def layout(self) -> Layout | None:
+        return None if self.geometry is None else self.geometry.layout
+
+
+@dataclass
+class Results:
+    """Everything the engine gives for one registry, by record id."""
+
+    models: dict[str, ModelGeometry] = field(default_factory=dict)
+    runs: dict[str, RunResult] = field(default_factory=dict)
+    figures: Figures = field(default_factory=Figures)
+
+    def model(self, model_id: str) -> ModelGeometry | None:
+        return self.models.get(model_id)
+
+    def run(self, run_id: str) -> RunResult | None:
+        return self.runs.get(run_id)
+
+    def prepare_figures(self) -> None:
+        """Make every geometry's derived figures now (see :meth:`Figures.prepare`)."""
+        seen: dict[int, tuple[Layout, Any]] = {}
+        for geometry in self.models.values():
+            if geometry.layout is not None:
+                seen.setdefault(id(geometry), (geometry.layout, geometry.fields))
+        self.figures.prepare(list(seen.values()))
+
+
+def compute_results(index: RegistryIndex) -> Results:
+    """Every model's geometry (referenced or not) and every run's results, each worked out once."""
+    results = Results()
+    geometry_of = _Geometries(index, results.models)
+    for entry in index:
+        if entry.kind == "model":
+            geometry_of(entry.id)
+        elif entry.kind in RUN_KINDS:
+            record = entry.record
+            assert isinstance(record, RunRecord)
+            results.runs[entry.id] = _run_result(index, record, geometry_of(record.model))
+    return results
+
+
+class _Geometries:
+    """Each model's geometry on first use; equal geometries are one object, so whatever is kept by
+    geometry (the engine's memoised figures, :class:`Figures`) is made once for them all."""
+
+    def __init__(self, index: RegistryIndex, models: dict[str, ModelGeometry]) -> None:
+        self.index = index
+        self.models = models
+        self.equal: dict[tuple[Any, ...], ModelGeometry] = {}
+
+    def __call__(self, model_id: str) -> ModelGeometry | None:
+        found = self.models.get(model_id)
+        if found is not None:
+            return found
+        entry = self.index.get(model_id)
+        if entry is None or entry.kind != "model":
+            return None
+        model = entry.record
+        assert isinstance(model, Model)
+        geometry = model_geometry(model)
+        if geometry.layout is not None:
+            key = (geometry.layout, tuple(sorted(geometry.fields.items())), geometry.derived)
+            geometry = self.equal.setdefault(key, geometry)
+        self.models[model_id] = geometry
+        return geometry
+
+
+def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry | None) -> RunResult:
+    run, key = run_of(record), engine_key(record.layout)
+    problem = f"{record.model} is not a model record" if geometry is None else geometry.error
+    layout = None if geometry is None else geometry.layout
+    if geometry is None or layout is None:
+        claims = tuple(ClaimResult(at, spec_of(claim), None) for at, claim in enumerate(record.claims))
+        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None)
+    claims = tuple(
+        ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, run))
+        for at, spec in enumerate(map(spec_of, record.claims))
+    )
+    if key is None:
+        result: CacheResult | str = f"the formula engine has no rules for the layout {record.layout!r}"
+    else:
+        result = _computed(lambda: _compute(layout, run))
+    fit = _fit(index, record, layout, run, result)
+    return RunResult(record.id, run, key, geometry, None, result, claims, fit)
+
+
+def _compute(layout: Layout, run: Run) -> CacheResult:
+    return compute(
+        layout,
+        context_tokens=run.context_tokens,
+        batch=run.batch,
+        kv_dtype=run.kv_dtype,
+        state_dtype=run.state_dtype,
+        engine=run.engine,
+        model_dtype=run.model_dtype,
+    )
+
+
+def _computed(make: Callable[[], CacheResult]) -> CacheResult | str:
+    """The engine's result, or the reason it could not compute one (a message, never an exception)."""
+    try:
+        return make()
+    except ValueError as error:
+        return str(error)
+
+
+# ---------------------------------------------------------------- does the run fit its hardware?
+
+
+def _fit(
+    index: RegistryIndex, record: RunRecord, layout: Layout, run: Run, result: CacheResult | str
+) -> MemoryFit | None:
+    hardware = index.get(record.hardware) if record.hardware else None
+    model = index.get(record.model)
+    if hardware is None or model is None or not isinstance(hardware.record, Hardware):
+        return None
+    weights = _weights(model, record.precision.weights)
+    cache = _least_cache(layout, run, result)
+    if weights is None or cache is None:
+        return None
+    count = record.hardware_count or 1
+    memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
+    return MemoryFit(weights, cache, memory, count)
+
+
+def _weights(entry: Entry, dtype: str | None) -> Fraction | None:
+    """``params_total_b x 10^9 x bytes per weight``; None when either is not stated."""
+    model = entry.record
+    assert isinstance(model, Model)
+    if model.params_total_b is None or dtype is None:
+        return None
+    return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
+
+
+def _least_cache(layout: Layout, run: Run, result: CacheResult | str) -> Fraction | None:
+    """The batch's cache under the run's engine layout (the run's own result), else under the ideal
+    one: the architectural minimum is a lower bound whatever the engine, so the fit check holds either
+    way."""
+    if isinstance(result, CacheResult) and result.total_bytes is not None:
+        return Fraction(result.total_bytes)
+    if run.engine == "ideal":
+        return None
+    ideal = _computed(lambda: _compute(layout, replace(run, engine="ideal")))
+    if isinstance(ideal, str) or ideal.total_bytes is None:
+        return None
+    return Fraction(ideal.total_bytes)
