@@ -24,13 +24,15 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
+from registry.check.cache import file_digest
 from registry.check.index import RegistryIndex
-from registry.check.pipeline import CheckResult
+from registry.check.pipeline import CheckResult, check, discover
 from registry.db import _rows_models as m
 from registry.db import _rows_records as r
 from registry.db import _rows_runs as u
@@ -85,8 +87,6 @@ def database_path(root: Path, out: Path | None = None) -> Path:
 
 def tool_version() -> str:
     """The package version and a hash of its source: computed numbers change when the code does."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         release = version("inference-efficiency-registry")
     except PackageNotFoundError:
@@ -102,9 +102,6 @@ def tool_version() -> str:
 def fingerprint(root: Path) -> str:
     """A hash of every record file (path and content digest), the table layout version and the tool
     version; :func:`fingerprint_of` the digests, each file read once more (as the check cache reads it)."""
-    from registry.check.cache import file_digest
-    from registry.check.pipeline import discover
-
     files, _ = discover(root)
     digests = {}
     for relative in files:
@@ -240,7 +237,7 @@ def _chunk_tables(index: RegistryIndex, results: Results, ids: list[str]) -> dic
 
 
 def _metadata(fingerprint_text: str, records: int) -> pa.Table:
-    import duckdb
+    import duckdb  # lazy
 
     values = {
         "fingerprint": fingerprint_text,
@@ -265,7 +262,7 @@ def write_database(chunks: Iterable[dict[str, pa.Table]], path: Path) -> tuple[d
     """Create every table with its declared types, then load each chunk of tables in bulk as it comes,
     into a temporary file beside ``path`` that replaces it only when complete. Returns the rows per
     table and the seconds DuckDB spent loading (the rest of the time is the chunks' making)."""
-    import duckdb
+    import duckdb  # lazy
 
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.parent / f".{path.name}.{uuid.uuid4().hex}.tmp"
@@ -323,8 +320,6 @@ def build_database(root: Path, out: Path | None = None) -> BuildReport:
 
     Raises :class:`BuildRefused` (carrying the check result) when the check finds errors.
     """
-    from registry.check.pipeline import check
-
     started = time.perf_counter()
     result = check(root)
     checked = time.perf_counter() - started
@@ -338,7 +333,7 @@ def build_database(root: Path, out: Path | None = None) -> BuildReport:
 
 def stored_fingerprint(path: Path) -> str | None:
     """The fingerprint a database file was built with; None for a missing or unreadable file."""
-    import duckdb
+    import duckdb  # lazy
 
     if not path.is_file():
         return None

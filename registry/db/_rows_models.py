@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from typing import Any
 
@@ -151,8 +152,6 @@ def models_columns(found: Found) -> Columns:
 
 
 def _date(text: str | None) -> Any:
-    import datetime
-
     return None if text is None else datetime.date.fromisoformat(text)
 
 
