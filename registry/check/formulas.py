@@ -23,29 +23,28 @@ from registry.engine.misapply import Candidate
 from registry.engine.units import Dimension, Quantity, parse_quantity
 from registry.engine.variants import VARIANTS
 from registry.kinds.records import Hardware, Model
-from registry.results import RUN_KINDS, MemoryFit, ModelGeometry, Results, RunRecord, RunResult
+from registry.results import MemoryFit, ModelGeometry, Results, RunRecord, RunResult
 
 NO_NUMBER = "no number about this model can be checked"
 
 
 def formula_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]:
     """Every claim of every kv-efficiency and benchmark record, every run's fit in its hardware, and
-    every model whose geometry cannot be read, as findings."""
+    every model whose geometry cannot be read, as findings. Read from the results alone: a record is
+    read back only for a finding about its hardware."""
     diagnostics: list[Diagnostic] = []
-    models: list[Diagnostic] = []
-    for entry in index:
-        if entry.kind == "model":
-            models.extend(model_findings(entry, results.model(entry.id)))
-        if entry.kind not in RUN_KINDS:
+    for run_id, run in results.runs.items():
+        entry = index.get(run_id)
+        if run.layout is None or entry is None:
             continue
-        run = results.run(entry.id)
-        if run is None or run.layout is None:
-            continue
-        record = entry.record
-        assert isinstance(record, RunRecord)
         diagnostics.extend(_record_findings(entry, run))
-        diagnostics.extend(_hardware_findings(index, entry, record, run))
-    return diagnostics + models
+        if run.fit is not None and run.fit.exceeds:
+            diagnostics.append(_hardware_finding(index, entry, run, run.fit))
+    for model_id, geometry in results.models.items():
+        model = index.get(model_id)
+        if geometry.problem is not None and model is not None:
+            diagnostics.extend(model_findings(model, geometry))
+    return diagnostics
 
 
 def model_findings(entry: Entry, geometry: ModelGeometry | None) -> list[Diagnostic]:
@@ -239,18 +238,15 @@ def _unsupported_message(verdict: ClaimVerdict) -> str:
 # ---------------------------------------------------------------- does the run fit its hardware?
 
 
-def _hardware_findings(
-    index: RegistryIndex, entry: Entry, record: RunRecord, run: RunResult
-) -> Iterator[Diagnostic]:
-    fit = run.fit
-    if fit is None or not fit.exceeds:
-        return
+def _hardware_finding(index: RegistryIndex, entry: Entry, run: RunResult, fit: MemoryFit) -> Diagnostic:
+    record = entry.record
+    assert isinstance(record, RunRecord)
     hardware, model = index.get(record.hardware or ""), index.get(record.model)
     assert hardware is not None and model is not None
     assert isinstance(hardware.record, Hardware) and isinstance(model.record, Model)
     message = _fit_message(record, model.record, hardware.record, fit, run)
     pointer = "/hardware_count" if record.hardware_count else "/hardware"
-    yield _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message)
+    return _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message)
 
 
 def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: MemoryFit, run: RunResult) -> str:

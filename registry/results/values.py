@@ -25,7 +25,7 @@ from registry.results.geometry import ModelGeometry, model_geometry
 from registry.results.specs import RUN_KINDS, RunRecord, engine_key, run_of, spec_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClaimResult:
     """One claim of a run: its position in the record, the spec the engine took, and the verdict (None
     when the run's model has no geometry to check it against)."""
@@ -35,7 +35,7 @@ class ClaimResult:
     verdict: ClaimVerdict | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MemoryFit:
     """A run's weights and its batch's least cache against the memory of the hardware it names (bytes)."""
 
@@ -50,7 +50,7 @@ class MemoryFit:
         return self.weights + self.cache > self.memory
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RunResult:
     """A kv-efficiency or benchmark record's results."""
 
