@@ -108,3 +108,14 @@ def test_no_cache_checks_afresh(
 def test_the_cache_folder_ignores_itself(registry_dir: Path) -> None:
     main(["check", "--root", str(registry_dir)])
     assert (registry_dir / ".registry-cache" / ".gitignore").read_text() == "*\n"
+
+
+def test_the_digests_are_each_file_s_content_digest_in_the_order_read() -> None:
+    """What the cache and the database's fingerprint compare: the bytes the check read, file by file."""
+    from registry.check.cache import content_digest
+    from registry.check.pipeline import check, discover
+
+    result = check(REPO)
+    assert list(result.digests) == discover(REPO)[0]
+    for path, digest in result.digests.items():
+        assert digest == content_digest((REPO / path).read_bytes())

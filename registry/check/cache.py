@@ -17,12 +17,11 @@ import os
 import stat
 import sys
 import time
-from collections.abc import ItemsView, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from registry.check.lines import Lines
 from registry.diagnostics import Diagnostic, Severity
 
 CACHE_DIR = ".registry-cache"
@@ -74,64 +73,13 @@ def file_digest(path: Path) -> str:
         return content_digest(handle.read(MAX_FILE_BYTES + 1))
 
 
-def content_digest(raw: bytes) -> str:
-    """A record file's content digest, as the cache and the database's fingerprint know it; the check
-    takes it of the bytes it reads (:attr:`registry.check.pipeline.CheckResult.digests`)."""
-    return _digest(raw).hex()
-
-
 DIGEST_BYTES = 16
 
 
-def _digest(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).digest()
-
-
-class FileDigests(Mapping[str, str]):
-    """The content digest of each file read, by path, in the order they were added, kept as two
-    buffers: the paths as text, a line each, and the digests as bytes (about 60 bytes a file, against
-    210 in a dict of texts, and no object made for a file). Iterating makes the paths afresh; looking
-    one up by path makes an index of them on first use."""
-
-    def __init__(self) -> None:
-        self._paths = Lines()
-        self._digests = bytearray()
-        self._where: dict[str, int] | None = None
-
-    def add(self, path: str, raw: bytes) -> None:
-        """Digest ``raw``, the bytes of the file at ``path`` (which holds no line break: see
-        :func:`registry.check.pipeline.discover`)."""
-        self._paths.append(path)
-        self._digests += _digest(raw)
-        self._where = None
-
-    def _at(self, position: int) -> str:
-        start = position * DIGEST_BYTES
-        return self._digests[start : start + DIGEST_BYTES].hex()
-
-    def items(self) -> ItemsView[str, str]:
-        return _DigestItems(self)
-
-    def __getitem__(self, path: str) -> str:
-        if self._where is None:
-            self._where = {known: position for position, known in enumerate(self._paths.texts())}
-        return self._at(self._where[path])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._paths.texts())
-
-    def __len__(self) -> int:
-        return len(self._digests) // DIGEST_BYTES
-
-
-class _DigestItems(ItemsView[str, str]):
-    """(path, digest) in order, without an index by path."""
-
-    _mapping: FileDigests
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        digests = self._mapping
-        return ((path, digests._at(position)) for position, path in enumerate(digests._paths.texts()))
+def content_digest(raw: bytes) -> str:
+    """A record file's content digest, as the cache and the database's fingerprint know it; the check
+    takes it of the bytes it reads (:attr:`registry.check.pipeline.CheckResult.digests`)."""
+    return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).hexdigest()
 
 
 def _tool_fingerprint(root: Path) -> str:

@@ -30,8 +30,8 @@ NO_NUMBER = "no number about this model can be checked"
 
 def formula_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]:
     """Every claim of every kv-efficiency and benchmark record, every run's fit in its hardware, and
-    every model whose geometry cannot be read, as findings. Read from the results alone: a record is
-    read back only for a finding about its hardware."""
+    every model whose geometry cannot be read, as findings. Read from the results alone: a record itself
+    is read only for a finding about its hardware."""
     diagnostics: list[Diagnostic] = []
     for run_id, run in results.runs.items():
         entry = index.get(run_id)

@@ -3,19 +3,19 @@
 Cross-record checks: the id is the path, ids are unique, the kind matches the collection, every
 reference (model, engine, hardware, related) exists and has the right kind, and every ``[[id]]`` link
 in Markdown resolves.
+
+Every valid record stays in memory, whole, with what its entry shows, for as long as the index lives:
+the budget is a check of 10,000 records within 250 MiB peak, which keeping them costs well inside.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple
 
-from registry.check.lines import Lines
 from registry.check.load import Document
-from registry.check.store import RecordStore
 from registry.codes import refs
 from registry.diagnostics import Diagnostic
 from registry.kinds.records import KINDS, WIKI_LINK, Record
@@ -23,20 +23,16 @@ from registry.root import RootNotFound, find_root
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 
-T = TypeVar("T")
-
 _REFERENCE_FIELDS = {"model": "model", "engine": "engine", "hardware": "hardware"}
 """A record's reference fields, with the kind of record each must name."""
 
 __all__ = [
     "COLLECTIONS",
-    "Entries",
     "Entry",
     "Link",
     "Reference",
     "RegistryIndex",
     "RootNotFound",
-    "Stored",
     "check_references",
     "expected_id",
     "find_root",
@@ -61,164 +57,50 @@ class Link(NamedTuple):
     offset: int
 
 
+@dataclass(slots=True, eq=False)
 class Entry:
-    """One valid record in the index, as the cross-record checks and the pages' links see it: its id,
-    kind, path, title, references and links. Only the id and the record's number in the
-    :class:`~registry.check.store.RecordStore` are in memory: the rest, the record itself and the document
-    that locates its findings are read back from the store on use (the fields a few µs, and kept for
-    the records most asked for), so an index of any size holds little more than its ids.
+    """One valid record in the index, as the cross-record checks, the database and the pages see it,
+    made once when the record is indexed (:meth:`of`). One entry per record: two are equal when they
+    are the same entry."""
 
-    An entry is a view: :meth:`RegistryIndex.get` makes one on each call, and two entries are equal
-    when they show the same record."""
+    id: str
+    kind: str
+    path: str
+    title: str
+    record: Record
+    document: Document
+    """What locates a finding in the record's file."""
+    references: tuple[Reference, ...]
+    """The record's reference fields, then its ``related`` items, in order."""
+    links: tuple[Link, ...]
+    """The ``[[links]]`` of the record's Markdown fields, in order."""
+    number: int
+    """The record's place in the index, in the order of the paths (see :attr:`RegistryIndex.numbered`)."""
 
-    __slots__ = ("_number", "_store", "id")
-
-    def __init__(self, record_id: str, number: int, store: RecordStore) -> None:
-        self.id = record_id
-        self._number = number
-        self._store = store
-
-    @property
-    def number(self) -> int:
-        """The record's number in the index's :class:`~registry.check.store.RecordStore`."""
-        return self._number
-
-    @property
-    def kind(self) -> str:
-        return self._store.kind(self._number)
-
-    @property
-    def path(self) -> str:
-        path: str = self._store.fields(self._number)[0]
-        return path
-
-    @property
-    def title(self) -> str:
-        title: str = self._store.fields(self._number)[1]
-        return title
-
-    @property
-    def record(self) -> Record:
-        return self._store.record(self._number)
-
-    @property
-    def document(self) -> Document:
-        return self._store.document(self._number)
-
-    @property
-    def json(self) -> str:
-        """The record as JSON (:func:`~registry.kinds.records.record_json`), without making the record."""
-        return self._store.json(self._number)
-
-    @property
-    def json_size(self) -> int:
-        """The length in bytes of :attr:`json`, without reading it."""
-        return self._store.json_size(self._number)
-
-    @property
-    def references(self) -> tuple[Reference, ...]:
-        """The record's reference fields, then its ``related`` items, in order."""
-        flat, found, related = self._store.fields(self._number)[2], [], 0
-        for position in range(0, len(flat), 2):
-            target, how = flat[position], flat[position + 1]
-            if how == "related":
-                found.append(Reference(f"/related/{related}", target, how))
-                related += 1
-            else:
-                found.append(Reference(f"/{how}", target, how))
-        return tuple(found)
-
-    @property
-    def links(self) -> tuple[Link, ...]:
-        """The ``[[links]]`` of the record's Markdown fields, in order."""
-        flat: tuple[Any, ...] = self._store.fields(self._number)[3]
-        return tuple(Link(flat[at], flat[at + 1], flat[at + 2]) for at in range(0, len(flat), 3))
-
-    def derived(self, make: Callable[[Any], T]) -> T:
-        """``make(self.record)``, made once for this record (see :meth:`RecordStore.derived
-        <registry.check.store.RecordStore.derived>`). The value is shared: never change it."""
-        return self._store.derived(self._number, make)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Entry) and other._store is self._store and other._number == self._number
-
-    def __hash__(self) -> int:
-        return hash((id(self._store), self._number))
-
-    def __repr__(self) -> str:
-        return f"Entry({self.id!r}, {self.path!r})"
+    @classmethod
+    def of(cls, path: str, record: Record, document: Document, number: int) -> Entry:
+        """The entry of ``record``, read from the file at ``path``, with its ``document``."""
+        return cls(
+            id=record.id,
+            kind=record.kind,
+            path=path,
+            title=record.title,
+            record=record,
+            document=document,
+            references=tuple(_references(record)),
+            links=tuple(_links(record)),
+            number=number,
+        )
 
 
-class Entries(Mapping[str, Entry]):
-    """The index's records by id: each id and the number of its record in the store, and nothing else
-    in memory (an :class:`Entry` is made on each lookup)."""
-
-    def __init__(self, store: RecordStore, numbers: dict[str, int] | None = None) -> None:
-        self._store = store
-        self._numbers: dict[str, int] = {} if numbers is None else numbers
-
-    def add(self, record_id: str, number: int) -> None:
-        """Record ``number`` of the store, whose id is ``record_id``."""
-        self._numbers[record_id] = number
-
-    def part(self, ids: Iterable[str]) -> Entries:
-        """The entries ``ids`` alone."""
-        numbers = self._numbers
-        return Entries(self._store, {record_id: numbers[record_id] for record_id in ids})
-
-    def get(self, record_id: str, default: Any = None) -> Any:
-        number = self._numbers.get(record_id)
-        return default if number is None else Entry(record_id, number, self._store)
-
-    def __getitem__(self, record_id: str) -> Entry:
-        return Entry(record_id, self._numbers[record_id], self._store)
-
-    def __contains__(self, record_id: object) -> bool:
-        return record_id in self._numbers
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._numbers)
-
-    def __len__(self) -> int:
-        return len(self._numbers)
-
-
-class Stored:
-    """The records a check has written to its store, in order, with each one's id and the path of its
-    file, for :func:`index_records`.
-
-    The ids and paths are kept as text, one buffer each, while the check reads the registry: an object
-    for each, made among the many short-lived objects of reading a file, would stay scattered through
-    memory that would otherwise go back to the system (5 MiB more at the end of a check of 30,000
-    records, measured). They are made as objects once, together, when the index is built."""
-
-    def __init__(self) -> None:
-        self.store = RecordStore()
-        self._ids = Lines()
-        self._paths = Lines()
-
-    def add(self, path: str, record: Record, document: Document) -> None:
-        """Write ``record``, read from the file at ``path``, with its ``document`` and its entry's fields
-        (path, title, references, links and id: what :class:`Entry` shows) to the store."""
-        references = tuple(item for pair in _references(record) for item in pair)
-        links = tuple(item for link in _links(record) for item in link)
-        self.store.put(record, document, (path, record.title, references, links, record.id))
-        self._ids.append(record.id)  # neither an id nor a record's path holds a line break
-        self._paths.append(path)
-
-    def ids_and_paths(self) -> tuple[list[str], list[str]]:
-        """Each stored record's id and path, by its number in the store."""
-        return self._ids.texts(), self._paths.texts()
-
-
-def _references(record: Record) -> Iterator[tuple[str, str]]:
-    """(target, how) of each reference field that is set, then of each ``related`` item."""
+def _references(record: Record) -> Iterator[Reference]:
+    """Each reference field that is set, then each ``related`` item."""
     for name in _REFERENCE_FIELDS:
         target = getattr(record, name, None)
         if isinstance(target, str):
-            yield target, name
-    for target in record.related:
-        yield target, "related"
+            yield Reference(f"/{name}", target, name)
+    for position, target in enumerate(record.related):
+        yield Reference(f"/related/{position}", target, "related")
 
 
 def _links(record: Record) -> Iterator[Link]:
@@ -232,27 +114,24 @@ def _links(record: Record) -> Iterator[Link]:
 @dataclass
 class RegistryIndex:
     root: Path
-    store: RecordStore = field(default_factory=RecordStore)
-    """Where the entries' records are."""
+    entries: dict[str, Entry] = field(default_factory=dict)
+    """The records by id, in the order of their paths."""
+    numbered: list[Entry] = field(default_factory=list)
+    """Every record of the whole registry by its :attr:`Entry.number` (a part's are its whole's)."""
     broken: set[str] = field(default_factory=set)
     """Ids whose file exists but did not load or validate: a reference to one is not dangling (the file's
     own findings say what is wrong), so it is not reported a second time from every record that names it."""
-    entries: Entries = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.entries = Entries(self.store)
-
-    def held(self) -> AbstractContextManager[None]:
-        """A block that reads each record once: see :meth:`RecordStore.held`."""
-        return self.store.held()
+    def add(self, path: str, record: Record, document: Document) -> Entry:
+        """Index ``record``, read from the file at ``path``, with its ``document``, after every record
+        indexed before it (its number is their count)."""
+        entry = Entry.of(path, record, document, len(self.numbered))
+        self.entries[entry.id] = entry
+        self.numbered.append(entry)
+        return entry
 
     def get(self, record_id: str) -> Entry | None:
-        found: Entry | None = self.entries.get(record_id)
-        return found
-
-    def at(self, number: int) -> Entry:
-        """The entry of record ``number`` in the :attr:`store` (see :attr:`Entry.number`)."""
-        return Entry(self.store.fields(number)[4], number, self.store)
+        return self.entries.get(record_id)
 
     def __iter__(self) -> Iterator[Entry]:
         entries = self.entries
@@ -269,8 +148,10 @@ class RegistryIndex:
 
 class _Part(RegistryIndex):
     def __init__(self, whole: RegistryIndex, ids: Iterable[str]) -> None:
-        super().__init__(whole.root, whole.store, whole.broken)
-        self.entries = whole.entries.part(ids)
+        entries = whole.entries
+        super().__init__(
+            whole.root, {record_id: entries[record_id] for record_id in ids}, whole.numbered, whole.broken
+        )
         self._whole = whole
 
     def get(self, record_id: str) -> Entry | None:
@@ -285,19 +166,19 @@ def expected_id(path: str) -> str | None:
     return f"{parts[1]}/{parts[2][: -len('.yaml')]}"
 
 
-def index_records(root: Path, stored: Stored) -> tuple[RegistryIndex, list[Diagnostic]]:
-    """Build the index from the validated records in ``stored``, in the order of their paths, reporting
-    id, collection and duplicate problems."""
-    store = stored.store
-    index = RegistryIndex(root, store)
+def index_records(
+    root: Path, loaded: Mapping[str, tuple[Record, Document]]
+) -> tuple[RegistryIndex, list[Diagnostic]]:
+    """Build the index from the validated records ``loaded``, each with its document by the path of its
+    file, in the order of their paths, reporting id, collection and duplicate problems."""
+    index = RegistryIndex(root)
     diagnostics: list[Diagnostic] = []
-    ids, paths = stored.ids_and_paths()
-    entries = index.entries
-    for number in sorted(range(len(ids)), key=paths.__getitem__):
-        path, record_id, kind = paths[number], ids[number], store.kind(number)
+    for path in sorted(loaded):
+        record, document = loaded[path]
+        record_id, kind = record.id, record.kind
         wanted = expected_id(path)
         if wanted is not None and record_id != wanted:
-            line, column = store.document(number).locate("/id")
+            line, column = document.locate("/id")
             diagnostics.append(
                 refs.ID_MISMATCH.diagnostic(
                     path,
@@ -309,7 +190,7 @@ def index_records(root: Path, stored: Stored) -> tuple[RegistryIndex, list[Diagn
             )
         folder = path.split("/")[1] if path.count("/") >= 2 else ""
         if folder in COLLECTIONS and COLLECTIONS[folder] != kind:
-            kline, kcolumn = store.document(number).locate("/kind")
+            kline, kcolumn = document.locate("/kind")
             diagnostics.append(
                 refs.WRONG_COLLECTION.diagnostic(
                     path,
@@ -320,9 +201,9 @@ def index_records(root: Path, stored: Stored) -> tuple[RegistryIndex, list[Diagn
                     pointer="/kind",
                 )
             )
-        first = entries.get(record_id)
+        first = index.get(record_id)
         if first is not None:
-            line, column = store.document(number).locate("/id")
+            line, column = document.locate("/id")
             diagnostics.append(
                 refs.DUPLICATE_ID.diagnostic(
                     path,
@@ -333,7 +214,7 @@ def index_records(root: Path, stored: Stored) -> tuple[RegistryIndex, list[Diagn
                 )
             )
             continue
-        entries.add(record_id, number)
+        index.add(path, record, document)
     return index, diagnostics
 
 

@@ -75,8 +75,8 @@ class Document:
     def released(self) -> Document:
         """This document without its values, once the record has been made from them: what stays is
         what locates a finding (the positions, or the text they are found from on first use). The
-        check stores one of these beside every record (:mod:`registry.check.store`), without the values the
-        record already holds."""
+        index keeps one of these beside every record (:attr:`registry.check.index.Entry.document`),
+        without the values the record already holds."""
         return Document(
             self.path, {}, self._positions, self._key_positions, self._block_scalars, text=self.text
         )

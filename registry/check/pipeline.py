@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from registry.check.cache import FileDigests
+from registry.check.cache import content_digest
 from registry.check.fastload import fast_load_bytes
 from registry.check.formulas import formula_findings
 from registry.check.index import (
     COLLECTIONS,
     RegistryIndex,
-    Stored,
     check_references,
     expected_id,
     index_records,
@@ -69,7 +68,7 @@ def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
     cannot be records. Links are never followed.
 
     Read with :func:`os.scandir`, whose entries know their own type (a link, a folder, a regular file)
-    without a ``stat`` of every file: on a large registry that halves the walk, which the check and
+    without a ``stat`` of every file: on a large registry that shortens the walk, which the check and
     the database's fingerprint both make."""
     records_dir = root / "records"
     found: list[str] = []
@@ -177,22 +176,22 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
                         item, 1, 1, "not a record file: records are records/<collection>/<slug>.yaml"
                     )
                 )
-    stored = Stored()
+    loaded: dict[str, tuple[Record, Document]] = {}
     failed: dict[str, list[Diagnostic]] = {}
-    digests = FileDigests()
+    digests: dict[str, str] = {}
     for path in files:
         raw = read_file(root, path)
         if isinstance(raw, list):
             found: tuple[Record, Document] | list[Diagnostic] = raw
         else:
-            digests.add(path, raw)
+            digests[path] = content_digest(raw)
             found = load_bytes(root, path, raw)
         if isinstance(found, list):
             failed[path] = found
             diagnostics.extend(found)
         else:
-            stored.add(path, *found)  # the record goes to the store
-    index, index_diagnostics = index_records(root, stored)
+            loaded[path] = found
+    index, index_diagnostics = index_records(root, loaded)
     index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))

@@ -40,6 +40,7 @@ from registry.db._tables import METADATA, TABLES, Column, Table
 from registry.db._values import POOL, Columns, decimal_array
 from registry.diagnostics import Severity
 from registry.errors import RegistryError
+from registry.kinds.records import record_json
 from registry.results import Results
 
 FORMAT_VERSION = "1"
@@ -220,20 +221,16 @@ def table_chunks(index: RegistryIndex, results: Results, size: int = CHUNK) -> I
     rows = json_bytes = 0
     for record_id in sorted(index.entries):
         entry = index.entries[record_id]
-        weight, size_of = 1 + (len(m.LADDER) if entry.kind == "model" else 0), entry.json_size
+        weight = 1 + (len(m.LADDER) if entry.kind == "model" else 0)
+        size_of = len(record_json(entry.record).encode("utf-8", "surrogatepass"))
         if chunk and (len(chunk) >= size or rows + weight > CHUNK_ROWS or json_bytes + size_of > CHUNK_BYTES):
-            yield _chunk_tables(index, results, chunk)
+            yield registry_tables(index.part(chunk), results)
             chunk, rows, json_bytes = [], 0, 0
         chunk.append(record_id)
         rows += weight
         json_bytes += size_of
     if chunk:
-        yield _chunk_tables(index, results, chunk)
-
-
-def _chunk_tables(index: RegistryIndex, results: Results, ids: list[str]) -> dict[str, pa.Table]:
-    with index.held():  # each table of the chunk reads the same records: once each
-        return registry_tables(index.part(ids), results)
+        yield registry_tables(index.part(chunk), results)
 
 
 def _metadata(fingerprint_text: str, records: int) -> pa.Table:

@@ -32,7 +32,7 @@ def records_columns(index: RegistryIndex) -> Columns:
                 "source_count": len(record.sources),
                 "sources": record_json(record.sources),
                 "errata": record_json(record.errata),
-                "record": entry.json,
+                "record": record_json(record),
             }
         )
     return columns_of(rows)

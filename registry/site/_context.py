@@ -134,10 +134,10 @@ class Backlinks:
                     targets.append(found.number)
                     sources.append(entry.number)
                     hows.append(HOWS.index(how))
-        starts = array("i", bytes(4 * (len(index.store) + 1)))
+        starts = array("i", bytes(4 * (len(index.numbered) + 1)))
         for pointed in targets:
             starts[pointed + 1] += 1
-        for number in range(len(index.store)):
+        for number in range(len(index.numbered)):
             starts[number + 1] += starts[number]
         self._starts, self._sources, self._hows = starts, array("i", sources), bytearray(hows)
         free = array("i", starts)  # where each record's next source goes: sources keep their order
@@ -151,8 +151,8 @@ class Backlinks:
         if entry is None:
             return []
         start, end = self._starts[entry.number], self._starts[entry.number + 1]
-        at = self._index.at
-        return sorted({(at(self._sources[n]).id, HOWS[self._hows[n]]) for n in range(start, end)})
+        numbered = self._index.numbered
+        return sorted({(numbered[self._sources[n]].id, HOWS[self._hows[n]]) for n in range(start, end)})
 
 
 def outgoing(entry: Entry) -> list[tuple[str, str]]:

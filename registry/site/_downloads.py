@@ -14,7 +14,7 @@ from pathlib import Path
 
 from registry.check.pipeline import CheckResult
 from registry.engine.units import format_bytes
-from registry.kinds.records import KINDS, SCHEMA_VERSION
+from registry.kinds.records import KINDS, SCHEMA_VERSION, record_json
 from registry.site import _paths
 from registry.site._html import block, link, table
 from registry.site._parts import front_matter
@@ -37,7 +37,7 @@ def records_json(result: CheckResult) -> Iterator[str]:
     yield f'{{"schema_version": {json.dumps(SCHEMA_VERSION)}, "records": [\n'
     separator = ""
     for entry in result.index:
-        yield separator + entry.json
+        yield separator + record_json(entry.record)
         separator = ",\n"
     yield "\n]}\n"
 

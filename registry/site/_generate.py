@@ -1,12 +1,10 @@
 """Generating every page of the site from a checked registry, one record at a time.
 
-Pages are written as they are made, each from its record read back from the check's record store
-(:mod:`registry.check.store`), and each record's index row (its HTML, a few hundred bytes) goes to a
-temporary file until its index page is written, so the generator holds no record and no page longer
-than it takes to make it. Order: the
-record pages, rendered by forked workers, while this process builds the database file when it is stale
-(a chunk of records at a time) and writes the download files; then the collection indexes and the home
-summary, and the reference pages."""
+Pages are written as they are made, each from its record in the checked index, and each record's index
+row (its HTML) goes to a temporary file until its index page is written, so the generator holds no page
+longer than it takes to make it. Order: the record pages, rendered by forked workers, while this process
+builds the database file when it is stale (a chunk of records at a time) and writes the download files;
+then the collection indexes and the home summary, and the reference pages."""
 
 from __future__ import annotations
 

@@ -2,10 +2,9 @@
 
 Each record page depends only on the checked index, which does not change while pages are made, so the
 records are cut into contiguous batches and rendered by forked workers that share the index with the
-parent (copy on write) and read each record from its store; each worker writes its pages and sends back
-only the small rows the index pages and the home page need. Batches come back in order, so the rows
-stay sorted by id. Where ``fork`` is not available, or the registry is small, the same batches run in
-the parent.
+parent (copy on write); each worker writes its pages and sends back only the small rows the index pages
+and the home page need. Batches come back in order, so the rows stay sorted by id. Where ``fork`` is not
+available, or the registry is small, the same batches run in the parent.
 """
 
 from __future__ import annotations
@@ -94,9 +93,8 @@ def _render_batch(context: SiteContext, docs_dir: Path, ids: list[str]) -> Batch
     batch = Batch()
     for record_id in ids:
         entry = context.index.entries[record_id]
-        with context.index.held():  # the record is read once for its page and its index row
-            rendered = render_record(context, entry)
-            batch.collected.add(context, entry, rendered.verdicts)
+        rendered = render_record(context, entry)
+        batch.collected.add(context, entry, rendered.verdicts)
         folder.write(_paths.record_page(record_id), rendered.text)
         for path, content in rendered.files.items():
             folder.write(path, content)
@@ -132,7 +130,7 @@ def _batches(
     _prepare_renderers()
     _SHARED[:] = [context]
     # Out of the collector's sight while the workers run: a worker's collection would otherwise walk,
-    # and so copy page by page, the whole inherited index.
+    # and so copy page by page, the whole inherited index, records and all.
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
