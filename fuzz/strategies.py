@@ -161,9 +161,9 @@ EXTREME_VALUES: st.SearchStrategy[Any] = st.one_of(
 
 
 def _load(data: bytes) -> dict[str, Any] | None:
-    from registry.check.load import load_bytes
+    from registry.check.load import load_canonical
 
-    result = load_bytes("seed.yaml", data)
+    result = load_canonical("seed.yaml", data)
     return result.document.data if result.document else None
 
 

@@ -67,12 +67,12 @@ def _timed(run: Callable[[], Outcome]) -> Outcome:
 
 def loader(raw: bytes) -> Outcome:
     from registry.check.fastload import fast_load_bytes
-    from registry.check.load import load_bytes
+    from registry.check.load import load_canonical
 
     def run() -> Outcome:
         codes: list[str] = []
         messages: list[str] = []
-        for load in (load_bytes, fast_load_bytes):
+        for load in (load_canonical, fast_load_bytes):
             result = load("r.yaml", raw)
             _promise((result.document is None) == bool(result.diagnostics), "a document and diagnostics both")
             for d in result.diagnostics:
@@ -233,7 +233,8 @@ def _typed(value: Any) -> Any:
 
 def fmt(item: tuple[str, bytes]) -> Outcome:
     from registry.authoring.fmt import FmtLoadError, FmtRefused, format_text
-    from registry.check.load import decode, load_text
+    from registry.check.encoding import decode
+    from registry.check.load import load_text
 
     _, raw = item
     text, _ = decode("r.yaml", raw)

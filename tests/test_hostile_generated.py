@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
-from registry.check.load import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from registry.check.encoding import MAX_FILE_BYTES
+from registry.check.load import load_canonical
 from registry.check.validate import validate
+from registry.check.yaml_rules import MAX_DEPTH
 from registry.codes.rule import MAX_MESSAGE
 from tests.test_hostile import HOSTILE, REPO, SECONDS_PER_FILE, check_json, finding_lines, run_cli
 
@@ -293,7 +295,9 @@ FIXTURE_NAMES = ["model-config", "model-layout", "hardware", "engine", "run"]
 
 @pytest.mark.parametrize("fixture", FIXTURE_NAMES)
 def test_a_wrong_type_in_any_field_is_found_on_that_fields_line(fixture: str) -> None:
-    original = load_bytes("r.yaml", (REPO / "tests/fixtures/valid" / f"{fixture}.yaml").read_bytes()).document
+    original = load_canonical(
+        "r.yaml", (REPO / "tests/fixtures/valid" / f"{fixture}.yaml").read_bytes()
+    ).document
     assert original is not None
     # a config is free-form, copied verbatim; the config adapters type its fields (the corpus's
     # geometry-* cases), not the schema
@@ -302,7 +306,7 @@ def test_a_wrong_type_in_any_field_is_found_on_that_fields_line(fixture: str) ->
         for part in pointer.lstrip("/").split("/"):
             current = current[int(part)] if isinstance(current, list) else current[part]
         text = _dump(_set(original.data, pointer, _wrong(current)))
-        document = load_bytes("r.yaml", text).document
+        document = load_canonical("r.yaml", text).document
         assert document is not None
         _, findings = validate(document, REPO)
         assert findings, f"{fixture}: {pointer} = {_wrong(current)!r} was accepted"

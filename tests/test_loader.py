@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from registry.check.load import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from registry.check.encoding import MAX_FILE_BYTES
+from registry.check.load import load_canonical
+from registry.check.yaml_rules import MAX_ALIASES, MAX_DEPTH
 
 
 def load(text: str | bytes) -> tuple[object, list[str]]:
     raw = text.encode("utf-8") if isinstance(text, str) else text
-    result = load_bytes("r.yaml", raw)
+    result = load_canonical("r.yaml", raw)
     data = result.document.data if result.document else None
     return data, [d.code for d in result.diagnostics]
 
@@ -35,7 +37,7 @@ def test_yaml_1_2_core_schema_values() -> None:
 
 
 def test_every_node_is_located_one_based() -> None:
-    result = load_bytes(
+    result = load_canonical(
         "r.yaml", b"# comment\na: 1\nclaims:\n  - stated: 70,272 B\n    basis: |\n      text\n"
     )
     document = result.document
@@ -66,14 +68,14 @@ def test_every_node_is_located_one_based() -> None:
     ],
 )
 def test_refusals_are_located(text: str, code: str, line: int, column: int) -> None:
-    result = load_bytes("r.yaml", text.encode())
+    result = load_canonical("r.yaml", text.encode())
     assert result.document is None
     [diagnostic] = result.diagnostics
     assert (diagnostic.code, diagnostic.line, diagnostic.column) == (code, line, column)
 
 
 def test_non_utf8_is_located_at_the_byte() -> None:
-    result = load_bytes("r.yaml", b"a: 1\nb: caf\xe9\n")
+    result = load_canonical("r.yaml", b"a: 1\nb: caf\xe9\n")
     [diagnostic] = result.diagnostics
     assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("Y005", 2, 7)
 

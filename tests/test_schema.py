@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
-from registry.check.load import load_bytes
+from registry.check.load import load_canonical
 from registry.kinds.records import KINDS, MODEL_CLASSES
 from registry.kinds.schema import SCHEMA_URI, RecordValidator, stale, validator_for
 from tests.conftest import GOLDEN, REPO
@@ -37,7 +37,7 @@ def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
         *sorted((FIXTURES / "seed-003").rglob("*.yaml")),
     ]
     for path in paths:
-        result = load_bytes(path.name, path.read_bytes())
+        result = load_canonical(path.name, path.read_bytes())
         if result.document is not None:
             yield path.relative_to(REPO).as_posix(), result.document.data
 
@@ -125,7 +125,7 @@ def test_schema_and_model_agree(name: str, data: dict[str, Any]) -> None:
 
 def test_valid_fixtures_are_valid() -> None:
     for path in sorted((FIXTURES / "valid").glob("*.yaml")):
-        data = load_bytes(path.name, path.read_bytes()).document
+        data = load_canonical(path.name, path.read_bytes()).document
         assert data is not None
         MODEL_CLASSES[data.data["kind"]].model_validate(data.data)
 
@@ -133,7 +133,7 @@ def test_valid_fixtures_are_valid() -> None:
 def _real_documents() -> list[dict[str, Any]]:
     """Every record of the registry and of the valid fixtures."""
     paths = [*sorted((REPO / "records").rglob("*.yaml")), *sorted((FIXTURES / "valid").glob("*.yaml"))]
-    documents = [load_bytes(path.name, path.read_bytes()).document for path in paths]
+    documents = [load_canonical(path.name, path.read_bytes()).document for path in paths]
     return [document.data for document in documents if document is not None]
 
 

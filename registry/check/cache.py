@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from registry.check.encoding import MAX_FILE_BYTES
 from registry.diagnostics import Diagnostic, Severity
 
 CACHE_DIR = ".registry-cache"
@@ -62,8 +63,6 @@ def file_digest(path: Path) -> str:
     """The content digest of a regular file. A pipe or a device is never opened (a pipe would block and a
     device may never end), and a file past the record size limit is known by its size alone: the check
     refuses it by size, and reading 50 MB to learn that would defeat the limit."""
-    from registry.check.load import MAX_FILE_BYTES
-
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
         return f"special {stat.S_IFMT(info.st_mode)}"

@@ -13,47 +13,33 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from registry.check.load import (
-    _ALLOWED_TAGS,
-    _STR_TAG,
+from registry.check import libyaml
+from registry.check.encoding import decode
+from registry.check.load import Document, LoadResult, load_text, located_load
+from registry.check.yaml_rules import (
+    ALLOWED_TAGS,
     MAX_ALIASES,
     MAX_DEPTH,
     MAX_NODES,
-    Document,
-    LoadResult,
-    decode,
-    load_text,
+    STR_TAG,
     resolve_plain,
 )
-
-_CParser: Any
-try:
-    from yaml import events as _events
-    from yaml._yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - PyYAML without libyaml: everything takes the canonical path
-    _CParser = None
-
-_RISKY = ("\t", "\\", "\x85", "\u2028", "\u2029", "\ufeff")
 
 
 class _Unusual(Exception):
     """Leave this file to the canonical loader."""
 
 
-def _risky(text: str) -> bool:
-    return text.startswith("%") or "\n%" in text or any(mark in text for mark in _RISKY)
-
-
 def _build(text: str) -> Any:
     """Values of the single document in ``text``, or :class:`_Unusual`."""
-    assert _CParser is not None
-    parser = _CParser(text)
-    scalar, alias = _events.ScalarEvent, _events.AliasEvent
-    mapping_start, sequence_start = _events.MappingStartEvent, _events.SequenceStartEvent
-    collection_end = (_events.MappingEndEvent, _events.SequenceEndEvent)
-    document_start = _events.DocumentStartEvent
+    events = libyaml.yaml_events
+    parser = libyaml.CParser(text)
+    scalar, alias = events.ScalarEvent, events.AliasEvent
+    mapping_start, sequence_start = events.MappingStartEvent, events.SequenceStartEvent
+    collection_end = (events.MappingEndEvent, events.SequenceEndEvent)
+    document_start = events.DocumentStartEvent
     no_key = _NO_KEY
-    # frames: [container, pending key, anchor]
+    # frames: [container, pending key, anchor]; plain lists, as a named class measurably slows this loop
     stack: list[list[Any]] = []
     anchors: dict[str, Any] = {}
     documents = 0
@@ -69,10 +55,10 @@ def _build(text: str) -> Any:
             if cls is scalar:
                 nodes += 1
                 tag = event.tag
-                if tag is not None and tag not in _ALLOWED_TAGS:
+                if tag is not None and tag not in ALLOWED_TAGS:
                     raise _Unusual
-                if tag == _STR_TAG or not (event.implicit[0] and not event.style):
-                    value = resolve_plain(event.value) if tag not in (None, "!", _STR_TAG) else event.value
+                if tag == STR_TAG or not (event.implicit[0] and not event.style):
+                    value = resolve_plain(event.value) if tag not in (None, "!", STR_TAG) else event.value
                 else:
                     value = resolve_plain(event.value)
                     if isinstance(value, float) and not math.isfinite(value):
@@ -81,7 +67,7 @@ def _build(text: str) -> Any:
                     anchors[event.anchor] = value
             elif cls is mapping_start or cls is sequence_start:
                 nodes += 1
-                if event.tag is not None and event.tag not in _ALLOWED_TAGS:
+                if event.tag is not None and event.tag not in ALLOWED_TAGS:
                     raise _Unusual
                 if len(stack) >= MAX_DEPTH:
                     raise _Unusual
@@ -149,7 +135,7 @@ def fast_load_bytes(path: str, raw: bytes) -> LoadResult:
     text, diagnostics = decode(path, raw)
     if text is None:
         return LoadResult(None, diagnostics)
-    if _CParser is None or _risky(text):
+    if not libyaml.AVAILABLE or libyaml.risky(text):
         return load_text(path, text)
     try:
         root = _build(text)
@@ -158,32 +144,3 @@ def fast_load_bytes(path: str, raw: bytes) -> LoadResult:
     if not isinstance(root, dict):
         return located_load(path, text)
     return LoadResult(Document(path, root, text=text), [])
-
-
-def _c_events(text: str) -> Any:
-    parser = _CParser(text)
-    try:
-        while (event := parser.get_event()) is not None:
-            yield event
-    finally:
-        parser.dispose()
-
-
-def located_load(path: str, text: str) -> LoadResult:
-    """The canonical loader's result, with positions: a document that loads takes its positions from
-    libyaml's events (the same builder, so the same values and marks, a test holds them equal); a file
-    refused for what the parser made of its text is read by ruamel.yaml, whose findings are the ones the
-    registry reports."""
-    if _CParser is None or _risky(text):
-        return load_text(path, text)
-    result = load_text(path, text, events=_c_events)
-    if result.document is None and (not {d.code for d in result.diagnostics} <= _STRUCTURAL or "!" in text):
-        return load_text(path, text)  # the parsers may word, or even see, this refusal differently
-    return result
-
-
-_STRUCTURAL = frozenset({"Y002", "Y003", "Y007", "Y008", "Y011", "Y012"})
-"""Refusals the builder makes from the events' structure (duplicate keys, a second document, alias and
-size limits, depth, key types, numbers), which both parsers' events present alike; a test holds them so.
-Not where the text has a tag: libyaml reads ``{!,!`` as two empty keys tagged ``!`` (a duplicate key),
-ruamel.yaml refuses to scan its second tag, and the registry reports what ruamel.yaml finds."""

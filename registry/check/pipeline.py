@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from registry.check.cache import content_digest
+from registry.check.encoding import MAX_FILE_BYTES, too_large
 from registry.check.fastload import fast_load_bytes
 from registry.check.formulas import formula_findings
 from registry.check.index import (
@@ -25,7 +26,7 @@ from registry.check.index import (
     expected_id,
     index_records,
 )
-from registry.check.load import MAX_FILE_BYTES, Document, too_large
+from registry.check.load import Document
 from registry.check.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics

@@ -7,7 +7,6 @@ They are built to agree; a test holds them to it on every fixture.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 from pydantic import ValidationError as PydanticError
 
-from registry.check.load import Document, escape_pointer_part
+from registry.check.load import Document
+from registry.check.pointers import escape_pointer_part, pointer_of
 from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
@@ -26,10 +26,6 @@ from registry.kinds.schema import fast_validator_for, validator_for
 
 MAX_FINDINGS = 100
 """The most schema findings listed for one file; past it, one S007 says that more remain."""
-
-
-def pointer_of(parts: Iterable[str | int]) -> str:
-    return "".join(f"/{escape_pointer_part(part)}" for part in parts)
 
 
 def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagnostic]]:

@@ -1,0 +1,38 @@
+"""libyaml (PyYAML's C parser), when it is installed, and which texts it may read for the registry.
+
+Both loaders use it: the fast path builds values from its events (:mod:`registry.check.fastload`), and
+the canonical loader takes a valid document's positions from them (:mod:`registry.check.load`). A text
+where a YAML 1.1 parser and a YAML 1.2 parser could read differently is *risky* and goes to ruamel.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+CParser: Any
+yaml_events: Any
+try:
+    from yaml import events as yaml_events
+    from yaml._yaml import CParser
+except ImportError:  # pragma: no cover - PyYAML without libyaml: everything takes the canonical path
+    CParser = yaml_events = None
+
+AVAILABLE = CParser is not None
+
+_RISKY = ("\t", "\\", "\x85", "\u2028", "\u2029", "\ufeff")
+
+
+def risky(text: str) -> bool:
+    """Directives, tabs, backslash escapes, or a line break YAML 1.1 knows and 1.2 does not."""
+    return text.startswith("%") or "\n%" in text or any(mark in text for mark in _RISKY)
+
+
+def c_events(text: str) -> Iterator[Any]:
+    """libyaml's events for ``text``, the parser disposed of when they end."""
+    parser = CParser(text)
+    try:
+        while (event := parser.get_event()) is not None:
+            yield event
+    finally:
+        parser.dispose()
