@@ -7,6 +7,8 @@ They are built to agree; a test holds them to it on every fixture.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,8 @@ from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
-from registry.kinds.records import KINDS, MODEL_CLASSES, Record, _needs
+from registry.kinds.fields import needs_message
+from registry.kinds.records import KINDS, MODEL_CLASSES, Record
 from registry.kinds.schema import fast_validator_for, validator_for
 
 MAX_FINDINGS = 100
@@ -63,7 +66,7 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
             return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
         except PydanticError:
             pass  # the two disagree (a float where an integer belongs): the full path says why
-    # at most MAX_FINDINGS, then S007: a hostile file can break the schema 150,000 times (seconds each 10,000)
+    # at most MAX_FINDINGS, then S007: a hostile file can break the schema 150,000 times, each one mapped
     found = islice(validator_for(root, kind).iter_errors(data), MAX_FINDINGS + 1)
     errors = sorted(
         found, key=lambda e: [(str(p), 0) if isinstance(p, str) else ("", p) for p in e.absolute_path]
@@ -83,6 +86,58 @@ def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagno
 
 
 # ------------------------------------------------------------------ jsonschema errors
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """One jsonschema error, with what every keyword's handler reads of it."""
+
+    document: Document
+    error: ValidationError
+    kind: str
+
+    @property
+    def path(self) -> list[Any]:
+        return list(self.error.absolute_path)
+
+    @property
+    def pointer(self) -> str:
+        return pointer_of(self.error.absolute_path)
+
+    @property
+    def where(self) -> str:
+        return _field_name(self.path)
+
+    @property
+    def schema(self) -> Any:
+        return self.error.schema
+
+    @property
+    def bound(self) -> Any:
+        """The keyword's value in the schema: the required names, the pattern, the minimum, ..."""
+        return self.error.validator_value
+
+    @property
+    def value(self) -> Any:
+        return self.error.instance
+
+    def declared_message(self) -> str | None:
+        """The words the schema gives for a failure of this keyword (``x-messages``), if any: the
+        record model's own message for a rule across fields."""
+        messages = self.schema.get("x-messages", {}) if isinstance(self.schema, dict) else {}
+        message = messages.get(self.error.validator)
+        return message if isinstance(message, str) else None
+
+    def at(self, rule: Rule, pointer: str, message: str, **options: Any) -> Diagnostic:
+        return _at(self.document, rule, pointer, message, **options)
+
+
+Handler = Callable[[_Failure], list[Diagnostic]]
+
+
+def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
+    """The diagnostics of one jsonschema error, from the handler of its keyword."""
+    return _HANDLERS.get(str(error.validator), _limit)(_Failure(document, error, kind))
 
 
 def _leaf(error: ValidationError) -> ValidationError:
@@ -108,142 +163,131 @@ def _optional_value_given(error: ValidationError) -> bool:
     )
 
 
-def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> list[Diagnostic]:
-    top: Any = error.schema
-    if error.validator == "anyOf" and top.get("anyOf") == [
-        {"required": ["config"]},
-        {"required": ["layout"]},
-    ]:
-        return [
-            _at(
-                document,
-                rules.INCONSISTENT_FIELDS,
-                "",
-                "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'",
-            )
-        ]
-    if _optional_value_given(error):
+def _branches(failure: _Failure) -> list[Diagnostic]:
+    """``anyOf`` / ``oneOf``: the schema's own words when it gives them (a rule across fields, such as
+    a model's geometry); every fault of an optional field's value; else the branch that best says what is
+    wrong, by its own keyword's handler."""
+    declared = failure.declared_message()
+    if declared is not None:
+        return [failure.at(rules.INCONSISTENT_FIELDS, failure.pointer, declared)]
+    if _optional_value_given(failure.error):
         # anyOf [X, null] with a non-null value: every fault inside X is a finding, not only the best one
-        inner = [e for e in error.context or [] if e.validator_value != "null"]
-        return [d for e in inner for d in _from_jsonschema(document, e, kind)]
-    error = _leaf(error)
-    schema: Any = error.schema
-    bound: Any = error.validator_value
-    path = list(error.absolute_path)
-    pointer = pointer_of(path)
-    where = _field_name(path)
-    validator = error.validator
-    value: Any = error.instance
-    if validator == "required":
-        missing = [name for name in bound if name not in value]
-        return [
-            _at(
-                document,
-                rules.MISSING_FIELD,
-                pointer,
-                f"{_owner(path, kind)} lacks the required field {name!r}",
-                target=f"{pointer}/{escape_pointer_part(name)}",
-            )
-            for name in missing
-        ]
-    if validator == "additionalProperties":
-        known = list(schema.get("properties", {}))
-        extras = [name for name in value if name not in known][: MAX_FINDINGS + 1]  # the rest would be cut
-        out = []
-        for name in extras:
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
-            key_pointer = f"{pointer}/{escape_pointer_part(name)}"
-            line, column = document.locate(key_pointer, key=True)
-            out.append(
-                rules.UNKNOWN_FIELD.diagnostic(
-                    document.path,
-                    line,
-                    column,
-                    f"{_owner(path, kind)} has no field {name!r}",
-                    hint=hint,
-                    pointer=key_pointer,
-                )
-            )
-        return out
-    if validator == "dependentRequired":
-        present = [
-            name for name, needed in bound.items() if name in value and any(n not in value for n in needed)
-        ]
-        out = []
-        for name in present:
-            missing = [n for n in bound[name] if n not in value]
-            message = (
-                "'config' needs 'config_source' (repository, file, revision) saying where it was read"
-                if name == "config"
-                else _needs(name, missing)
-            )
-            out.append(
-                _at(
-                    document,
-                    rules.INCONSISTENT_FIELDS,
-                    f"{pointer}/{escape_pointer_part(name)}",
-                    message,
-                    key=True,
-                )
-            )
-        return out
-    if validator == "not" and path and isinstance(value, dict) and "versus" in value:
-        return [
-            _at(
-                document,
-                rules.INCONSISTENT_FIELDS,
-                f"{pointer}/versus",
-                "'versus' belongs to 'ratio' claims only",
-            )
-        ]
-    if validator == "type":
-        expected = bound
-        names = " or ".join(expected) if isinstance(expected, list) else expected
-        return [
-            _at(
-                document,
-                rules.WRONG_TYPE,
-                pointer,
-                f"{where} must be {_article(names)}, not {_describe(value)}",
-            )
-        ]
-    if validator == "pattern" and isinstance(value, str):
-        if "x-dimensions" in schema:
-            return [
-                _at(
-                    document,
-                    rules.INVALID_QUANTITY,
-                    pointer,
-                    _quantity_message(where, value, schema["x-dimensions"]),
-                )
-            ]
-        if schema.get("x-context"):
-            return [_at(document, rules.INVALID_QUANTITY, pointer, _context_message(where, value))]
-        description = schema.get("description", "")
-        return [
-            _at(
-                document,
-                rules.INVALID_VALUE,
-                pointer,
-                f"{where} {value!r} is not of the expected form"
-                + (f": {description}" if description else f" ({bound})"),
-            )
-        ]
-    if validator in ("enum", "const"):
-        allowed = bound if validator == "enum" else [bound]
-        close = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=1)
-        hint = f"did you mean {close[0]!r}?" if close else ""
-        return [
-            _at(
-                document,
-                rules.INVALID_VALUE,
-                pointer,
-                f"{where} is {value!r}; allowed: {', '.join(map(repr, allowed))}",
-                hint=hint,
-            )
-        ]
-    return [_at(document, rules.INVALID_VALUE, pointer, f"{where}: {_limit_message(error)}")]
+        inner = [e for e in failure.error.context or [] if e.validator_value != "null"]
+        return [d for e in inner for d in _from_jsonschema(failure.document, e, failure.kind)]
+    leaf = _leaf(failure.error)
+    if leaf is failure.error:
+        return _limit(failure)
+    return _HANDLERS.get(str(leaf.validator), _limit)(_Failure(failure.document, leaf, failure.kind))
+
+
+def _required(failure: _Failure) -> list[Diagnostic]:
+    pointer = failure.pointer
+    missing = [name for name in failure.bound if name not in failure.value]
+    return [
+        failure.at(
+            rules.MISSING_FIELD,
+            pointer,
+            f"{_owner(failure.path, failure.kind)} lacks the required field {name!r}",
+            target=f"{pointer}/{escape_pointer_part(name)}",
+        )
+        for name in missing
+    ]
+
+
+def _additional_properties(failure: _Failure) -> list[Diagnostic]:
+    known = list(failure.schema.get("properties", {}))
+    extras = [name for name in failure.value if name not in known]
+    owner = _owner(failure.path, failure.kind)
+    out = []
+    for name in extras[: MAX_FINDINGS + 1]:  # the rest would be cut
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
+        key_pointer = f"{failure.pointer}/{escape_pointer_part(name)}"
+        message = f"{owner} has no field {name!r}"
+        out.append(failure.at(rules.UNKNOWN_FIELD, key_pointer, message, hint=hint, key=True))
+    return out
+
+
+def _dependent_required(failure: _Failure) -> list[Diagnostic]:
+    """A field given without the fields it needs, in the schema's words (``{field}`` and ``{missing}``
+    filled in) or in plain ones."""
+    template = failure.declared_message() or "'{field}' needs {missing} beside it"
+    value, bound = failure.value, failure.bound
+    present = [
+        name for name, needed in bound.items() if name in value and any(n not in value for n in needed)
+    ]
+    out = []
+    for name in present:
+        missing = [n for n in bound[name] if n not in value]
+        key_pointer = f"{failure.pointer}/{escape_pointer_part(name)}"
+        message = needs_message(template, name, missing)
+        out.append(failure.at(rules.INCONSISTENT_FIELDS, key_pointer, message, key=True))
+    return out
+
+
+def _not(failure: _Failure) -> list[Diagnostic]:
+    """``not: {required: [...]}``: a field given where it does not belong, found at that field."""
+    negated = failure.bound.get("required") if isinstance(failure.bound, dict) else None
+    if not isinstance(failure.value, dict) or not negated:
+        return _limit(failure)
+    out = []
+    for name in (n for n in negated if n in failure.value):
+        field_pointer = f"{failure.pointer}/{escape_pointer_part(name)}"
+        message = failure.declared_message() or f"'{name}' does not belong here"
+        out.append(failure.at(rules.INCONSISTENT_FIELDS, field_pointer, message))
+    return out
+
+
+def _type(failure: _Failure) -> list[Diagnostic]:
+    expected = failure.bound
+    names = " or ".join(expected) if isinstance(expected, list) else expected
+    message = f"{failure.where} must be {_article(names)}, not {_describe(failure.value)}"
+    return [failure.at(rules.WRONG_TYPE, failure.pointer, message)]
+
+
+def _pattern(failure: _Failure) -> list[Diagnostic]:
+    """A text of the wrong form: a quantity (``x-dimensions``) or a context length (``x-context``) says
+    what is wrong with it, any other field quotes the schema's description of the form."""
+    schema, value, where = failure.schema, failure.value, failure.where
+    if not isinstance(value, str):
+        return _limit(failure)
+    if "x-dimensions" in schema:
+        message = _quantity_message(where, value, schema["x-dimensions"])
+        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, message)]
+    if schema.get("x-context"):
+        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, _context_message(where, value))]
+    description = schema.get("description", "")
+    form = f": {description}" if description else f" ({failure.bound})"
+    message = f"{where} {value!r} is not of the expected form{form}"
+    return [failure.at(rules.INVALID_VALUE, failure.pointer, message)]
+
+
+def _allowed(failure: _Failure, allowed: list[Any]) -> list[Diagnostic]:
+    close = difflib.get_close_matches(str(failure.value), [str(a) for a in allowed], n=1)
+    hint = f"did you mean {close[0]!r}?" if close else ""
+    message = f"{failure.where} is {failure.value!r}; allowed: {', '.join(map(repr, allowed))}"
+    return [failure.at(rules.INVALID_VALUE, failure.pointer, message, hint=hint)]
+
+
+def _limit(failure: _Failure) -> list[Diagnostic]:
+    """Any other keyword: a bound broken (minimum, maxLength, ...), in words, or jsonschema's own."""
+    message = f"{failure.where}: {_limit_message(failure.error)}"
+    return [failure.at(rules.INVALID_VALUE, failure.pointer, message)]
+
+
+_HANDLERS: dict[str, Handler] = {
+    "anyOf": _branches,
+    "oneOf": _branches,
+    "required": _required,
+    "additionalProperties": _additional_properties,
+    "dependentRequired": _dependent_required,
+    "not": _not,
+    "type": _type,
+    "pattern": _pattern,
+    "enum": lambda failure: _allowed(failure, failure.bound),
+    "const": lambda failure: _allowed(failure, [failure.bound]),
+}
+"""The handler of each jsonschema keyword; :func:`_limit` answers for the others."""
 
 
 def _limit_message(error: ValidationError) -> str:

@@ -1,0 +1,117 @@
+"""The ``model`` kind: a model's identity and geometry, its published config verbatim or an explicit
+layout of layer groups when no config is public."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from registry.kinds.fields import DateText, Envelope, ShortText, Strict, Url
+
+GEOMETRY_MISSING = "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'"
+CONFIG_NEEDS_SOURCE = "'config' needs 'config_source' (repository, file, revision) saying where it was read"
+"""The model's rules across fields, in words: the pydantic validators raise them, and the JSON Schema
+carries them (``x-messages``) for the check to say when the schema finds the same fault."""
+
+MAX_LAYERS = 2_000
+"""The most layers a model's explicit layout may have in all (the largest published stacks have a few
+hundred); the config adapters use the same bound (``registry.engine.adapters._common.MAX_LAYERS``). The
+engine works layer by layer for every claim and every catalogued mistake, so the bound is what keeps a
+check of a hostile record short."""
+
+
+class ConfigSource(Strict):
+    """Where the verbatim ``config`` was read: a repository, a file in it, and the revision."""
+
+    repository: ShortText = Field(description="owner/name of the repository that publishes the config.")
+    file: ShortText = Field(default="config.json")
+    revision: Annotated[str, Field(min_length=4, max_length=80)] = Field(description="Commit or tag.")
+    url: Url | None = None
+
+
+Mechanism = Literal[
+    "attention", "sliding-window", "chunked", "mla", "recurrent", "compressed", "shared", "no-cache"
+]
+
+
+class LayerGroupSpec(Strict):
+    """A group of layers that share one cache mechanism, stated when no config is public.
+
+    Unknown dimensions are null: the engine then says what it cannot compute instead of guessing.
+    """
+
+    layers: int = Field(ge=1, le=10_000, description="How many layers the group has.")
+    mechanism: Mechanism
+    variant: ShortText | None = Field(
+        default=None, description="e.g. kda, gated-deltanet, mamba2, gated-mla, csa, hca."
+    )
+    num_kv_heads: int | None = Field(default=None, ge=1, le=100_000)
+    head_dim: int | None = Field(default=None, ge=1, le=100_000, description="Key head size.")
+    v_head_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Value head size, when it differs."
+    )
+    window: int | None = Field(default=None, ge=1, le=2**40)
+    chunk: int | None = Field(default=None, ge=1, le=2**40)
+    kv_lora_rank: int | None = Field(default=None, ge=1, le=100_000)
+    qk_rope_head_dim: int | None = Field(default=None, ge=0, le=100_000)
+    compress_ratio: int | None = Field(default=None, ge=1, le=1_000_000)
+    index_head_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Sparse-attention indexer key size."
+    )
+    state_heads: int | None = Field(default=None, ge=1, le=100_000)
+    state_k_dim: int | None = Field(default=None, ge=1, le=100_000)
+    state_v_dim: int | None = Field(default=None, ge=1, le=100_000)
+    conv_kernel: int | None = Field(default=None, ge=1, le=1_000)
+    conv_channels: int | None = Field(default=None, ge=1, le=10_000_000)
+
+
+class Model(Envelope):
+    """A model's identity and geometry: its published config verbatim, or an explicit layout."""
+
+    kind: Literal["model"]
+    name: ShortText
+    org: ShortText
+    family: ShortText | None = None
+    params_total_b: float | None = Field(
+        default=None, gt=0, le=1e6, description="Total parameters, billions."
+    )
+    params_active_b: float | None = Field(
+        default=None, gt=0, le=1e6, description="Parameters active per token, billions."
+    )
+    release_date: DateText | None = None
+    license: ShortText | None = None
+    max_context_tokens: int | None = Field(default=None, ge=1, le=2**40)
+    config_source: ConfigSource | None = None
+    config: dict[str, Any] | None = Field(
+        default=None, description="The published config.json fields, verbatim."
+    )
+    layout: list[LayerGroupSpec] | None = Field(default=None, min_length=1, max_length=1000)
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [{"required": ["config"]}, {"required": ["layout"]}],
+            "dependentRequired": {"config": ["config_source"]},
+            "x-messages": {"anyOf": GEOMETRY_MISSING, "dependentRequired": CONFIG_NEEDS_SOURCE},
+        }
+    )
+
+    @field_validator("layout")
+    @classmethod
+    def _layers_are_bounded(cls, layout: list[LayerGroupSpec] | None) -> list[LayerGroupSpec] | None:
+        """At most :data:`MAX_LAYERS` in all: 1,000 groups of 10,000 layers each, a 70 KB file, would keep
+        one check busy far too long."""
+        total = sum(group.layers for group in layout or [])
+        if total > MAX_LAYERS:
+            message = f"the layout has {total:,} layers in all; a model has at most {MAX_LAYERS:,}"
+            raise PydanticCustomError("too_many_layers", message)
+        return layout
+
+    @model_validator(mode="after")
+    def _geometry_is_given(self) -> Model:
+        if self.config is None and self.layout is None:
+            raise PydanticCustomError("geometry", GEOMETRY_MISSING)
+        if self.config is not None and self.config_source is None:
+            raise PydanticCustomError("geometry", CONFIG_NEEDS_SOURCE)
+        return self
