@@ -232,9 +232,10 @@ def _typed(value: Any) -> Any:
 
 
 def fmt(item: tuple[str, bytes]) -> Outcome:
-    from registry.authoring.fmt import FmtLoadError, FmtRefused, format_text
+    from registry.authoring.fmt import FmtLoadError, format_text
     from registry.check.encoding import decode
     from registry.check.load import load_text
+    from registry.errors import FmtRefused
 
     _, raw = item
     text, _ = decode("r.yaml", raw)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from registry.errors import RootNotFound
 
-class RootNotFound(Exception):
-    """No folder holding ``records/`` was found."""
+__all__ = ["RootNotFound", "find_root"]
 
 
 def find_root(start: Path, explicit: Path | None = None) -> Path:

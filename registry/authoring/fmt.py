@@ -38,17 +38,13 @@ from registry.authoring.order import reorder
 from registry.check.encoding import MAX_FILE_BYTES
 from registry.check.load import load_text
 from registry.diagnostics import Diagnostic
-from registry.errors import RegistryError
+from registry.errors import FmtRefused, RegistryError
 from registry.files import write_atomic
 from registry.kinds.records import KINDS, MODEL_CLASSES
 
 _MODELINE_PREFIX = re.compile(r"^#\s*yaml-language-server:")
 
 Status = Literal["unchanged", "reformatted", "unreadable", "refused"]
-
-
-class FmtRefused(Exception):
-    """The file cannot be rewritten without changing a value or losing a comment; it stays as it is."""
 
 
 class FmtLoadError(Exception):

@@ -30,14 +30,10 @@ from registry.check.load import Document
 from registry.check.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
-from registry.errors import RegistryError
+from registry.errors import RegistryError, UsageError
 from registry.kinds.records import SLUG_PATTERN, Record
 from registry.memory import return_freed_memory
 from registry.results import Results, compute_results
-
-
-class UsageError(Exception):
-    """The check could not run as asked (a path that does not exist, outside the registry, ...)."""
 
 
 @dataclass

@@ -9,11 +9,8 @@ The tables and their columns are defined once, in :data:`TABLES` (with the type 
 :data:`TYPE_RULES`); the site's table reference is rendered from the same definitions, and its Querying
 page runs its examples with :func:`run_queries` and prints the answers with :func:`as_markdown`.
 
-Errors (all :class:`registry.errors.RegistryError`, so the command line prints their message)::
-
-    RegistryError
-    ├── BuildRefused   the registry has errors; carries the check result
-    └── QueryError     the SQL could not run; DuckDB's message
+Errors: :class:`BuildRefused` (carrying the check result) and :class:`QueryError`, both in the
+exception tree of :mod:`registry.errors`, so the command line prints their message.
 """
 
 from registry.db._build import (
@@ -32,7 +29,6 @@ from registry.db._build import (
 from registry.db._export import export_parquet
 from registry.db._query import (
     FORMATS,
-    QueryError,
     QueryResult,
     as_markdown,
     markdown_cell,
@@ -40,6 +36,7 @@ from registry.db._query import (
     run_query,
 )
 from registry.db._tables import TABLES, TYPE_RULES, Column, Table
+from registry.errors import QueryError
 from registry.results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
 
 __all__ = [

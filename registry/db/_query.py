@@ -18,16 +18,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from registry.errors import RegistryError
+from registry.errors import QueryError
 
 T = TypeVar("T")
 
 COUNTED_BATCH = 10_000
 """Rows read at a time past those kept, only to be counted."""
-
-
-class QueryError(RegistryError):
-    """The SQL could not run: the message is DuckDB's, which names the problem and its position."""
 
 
 @dataclass(frozen=True)

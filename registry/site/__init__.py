@@ -8,14 +8,12 @@ mkdocs-material (and buildable with Zensical from the same ``mkdocs.yml``).
     render_markdown(text)       a record's Markdown field as sanitized HTML
     escape(text)                any other record text as HTML
 
-Errors (both :class:`registry.errors.RegistryError`, so the command line prints their message)::
-
-    RegistryError
-    ├── SiteRefused   the registry has errors; the site is built only from a clean registry
-    └── (itself)      mkdocs.yml missing, or the mkdocs build failed (its last lines in the message)
+Errors: :class:`SiteRefused`, and :class:`~registry.errors.RegistryError` itself when mkdocs.yml is
+missing or the mkdocs build failed (its last lines in the message); the tree is in :mod:`registry.errors`.
 """
 
-from registry.site._build import DEFAULT_OUT, SiteRefused, SiteReport, build_site, run_mkdocs
+from registry.errors import SiteRefused
+from registry.site._build import DEFAULT_OUT, SiteReport, build_site, run_mkdocs
 from registry.site._generate import Generated, generate
 from registry.site._html import Html, escape
 from registry.site._sanitize import render_markdown

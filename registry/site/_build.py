@@ -22,14 +22,10 @@ from typing import TextIO
 
 from registry.check.pipeline import CheckResult
 from registry.diagnostics import Severity
-from registry.errors import RegistryError
+from registry.errors import RegistryError, SiteRefused
 
 DEFAULT_OUT = Path("build") / "site"
 """Where the built site goes, relative to the registry root (``site_dir`` in ``mkdocs.yml``)."""
-
-
-class SiteRefused(RegistryError):
-    """The registry has errors; the site is built only from records that check clean."""
 
 
 @dataclass
