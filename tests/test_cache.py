@@ -113,7 +113,8 @@ def test_the_cache_folder_ignores_itself(registry_dir: Path) -> None:
 def test_the_digests_are_each_file_s_content_digest_in_the_order_read() -> None:
     """What the cache and the database's fingerprint compare: the bytes the check read, file by file."""
     from registry.check.cache import content_digest
-    from registry.check.pipeline import check, discover
+    from registry.check.discover import discover
+    from registry.check.pipeline import check
 
     result = check(REPO)
     assert list(result.digests) == discover(REPO)[0]

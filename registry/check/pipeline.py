@@ -9,35 +9,32 @@ that does not validate is not indexed, but every other file goes on through ever
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from registry.check.cache import content_digest
+from registry.check.discover import discover
 from registry.check.encoding import MAX_FILE_BYTES, too_large
 from registry.check.fastload import fast_load_bytes
 from registry.check.formulas import formula_findings
-from registry.check.index import (
-    COLLECTIONS,
-    RegistryIndex,
-    check_references,
-    expected_id,
-    index_records,
-)
+from registry.check.index import RegistryIndex, check_references, expected_id, index_records
 from registry.check.load import Document
 from registry.check.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry.errors import RegistryError, UsageError
-from registry.kinds.records import SLUG_PATTERN, Record
+from registry.kinds.records import Record
 from registry.memory import return_freed_memory
 from registry.results import Results, compute_results
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CheckResult:
+    """What a check found: the findings reported, in their stable order, and the registry they were
+    found in (the index of every record that validated)."""
+
     root: Path
     files: int
     diagnostics: list[Diagnostic]
@@ -58,80 +55,6 @@ class CheckResult:
     def ok(self) -> bool:
         """True when no finding has error severity."""
         return self.count(Severity.ERROR) == 0
-
-
-def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
-    """Every record file under ``records/`` (posix paths relative to ``root``), and the files that
-    cannot be records. Links are never followed.
-
-    Read with :func:`os.scandir`, whose entries know their own type (a link, a folder, a regular file)
-    without a ``stat`` of every file: on a large registry that shortens the walk, which the check and
-    the database's fingerprint both make."""
-    records_dir = root / "records"
-    found: list[str] = []
-    diagnostics: list[Diagnostic] = []
-    if records_dir.is_symlink():  # os.walk would follow it: every file read would be outside the registry
-        message = "records/ is a symbolic link; it must be the registry's own folder (a link points anywhere)"
-        return found, [refs.OUTSIDE_RECORDS.diagnostic("records", 1, 1, message)]
-    if not records_dir.is_dir():
-        return found, diagnostics
-    folders = [(records_dir, "records")]
-    while folders:
-        folder, relative_folder = folders.pop()
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
-        except OSError:
-            continue  # a folder that cannot be listed holds nothing this walk can read (as os.walk)
-        subfolders, files = [], []
-        for entry in entries:
-            relative = f"{relative_folder}/{entry.name}"
-            if entry.is_symlink() and _links_to_folder(entry):
-                message = "a symbolic link to a folder inside records/; links are not followed"
-                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, message))
-            elif entry.is_dir(follow_symlinks=False):
-                subfolders.append((Path(entry.path), relative))
-            else:
-                files.append(entry)
-        for entry in files:
-            relative = f"{relative_folder}/{entry.name}"
-            problem = _placement_problem(entry, relative)
-            if problem:
-                diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, problem))
-            else:
-                found.append(relative)
-        folders.extend(reversed(subfolders))  # depth first, in name order, as os.walk goes
-    return found, diagnostics
-
-
-def _links_to_folder(entry: os.DirEntry[str]) -> bool:
-    """A link whose target is a folder; a loop or a dangling link is not one (it is reported as a
-    link in place of a file)."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _placement_problem(entry: os.DirEntry[str], relative: str) -> str:
-    name = entry.name
-    if entry.is_symlink():
-        return "a symbolic link; records are regular files (a link could point outside records/)"
-    if not entry.is_file(follow_symlinks=False):  # a pipe or a device would block the read, or never end
-        return "not a regular file; records are regular files"
-    if not name.endswith(".yaml"):
-        return f"{name!r} is not a .yaml file; records are records/<collection>/<slug>.yaml"
-    if expected_id(relative) is None:
-        return "records sit exactly one folder below records/: records/<collection>/<slug>.yaml"
-    folder = relative.split("/")[1]
-    if folder not in COLLECTIONS:
-        return f"records/{folder}/ is not a collection; the collections are {', '.join(sorted(COLLECTIONS))}"
-    if not re.fullmatch(SLUG_PATTERN, name[: -len(".yaml")]):  # else the id it needs could not be written
-        return (
-            f"{name!r} cannot name a record: a file name is lowercase letters, digits, '.', '_' and '-', "
-            "starting with a letter or digit, then .yaml"
-        )
-    return ""
 
 
 def _select(root: Path, paths: Sequence[Path]) -> frozenset[str]:
@@ -182,7 +105,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
             found: tuple[Record, Document] | list[Diagnostic] = raw
         else:
             digests[path] = content_digest(raw)
-            found = load_bytes(root, path, raw)
+            found = record_from_bytes(root, path, raw)
         if isinstance(found, list):
             failed[path] = found
             diagnostics.extend(found)
@@ -199,7 +122,14 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     checked = sum(1 for path in files if _selected(path, selection))
     return_freed_memory()  # for the database build or the site that may follow
     return CheckResult(
-        root, checked, sort_diagnostics(reported), index, selection, failed, digests, results=results
+        root=root,
+        files=checked,
+        diagnostics=sort_diagnostics(reported),
+        index=index,
+        selected=selection,
+        failed_files=failed,
+        digests=digests,
+        results=results,
     )
 
 
@@ -208,7 +138,7 @@ def load_file(root: Path, path: str) -> tuple[Record, Document] | list[Diagnosti
     what locates a finding, without the values the record was made from), or the diagnostics that stop
     it."""
     raw = read_file(root, path)
-    return raw if isinstance(raw, list) else load_bytes(root, path, raw)
+    return raw if isinstance(raw, list) else record_from_bytes(root, path, raw)
 
 
 def read_file(root: Path, path: str) -> bytes | list[Diagnostic]:
@@ -225,8 +155,8 @@ def read_file(root: Path, path: str) -> bytes | list[Diagnostic]:
         return [refs.OUTSIDE_RECORDS.diagnostic(path, 1, 1, f"cannot read the file: {error.strerror}")]
 
 
-def load_bytes(root: Path, path: str, raw: bytes) -> tuple[Record, Document] | list[Diagnostic]:
-    """Parse and validate a record file's bytes, as :func:`load_file`."""
+def record_from_bytes(root: Path, path: str, raw: bytes) -> tuple[Record, Document] | list[Diagnostic]:
+    """Parse and validate a record file's bytes into its record, as :func:`load_file`."""
     result = fast_load_bytes(path, raw)
     if result.document is None:
         return result.diagnostics

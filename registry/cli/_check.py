@@ -46,14 +46,14 @@ def run(args: argparse.Namespace) -> int:
 
     from registry.check.cache import CheckCache
     from registry.cli._common import registry_root
-    from registry.report.reporters import REPORTERS, CheckResult
+    from registry.report.reporters import REPORTERS, Reportable
 
     root = registry_root(args)
     cache = None
     if not args.no_cache and all(os.path.lexists(p) for p in args.paths):
         selection = sorted(os.path.relpath(os.path.abspath(p), root) for p in args.paths)
         cache = CheckCache(root, {"paths": selection})
-    result: CheckResult | None = cache.lookup() if cache else None
+    result: Reportable | None = cache.lookup() if cache else None
     if result is None:
         from registry.check.pipeline import check
 

@@ -31,8 +31,9 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from registry.check.cache import file_digest
+from registry.check.discover import discover
 from registry.check.index import RegistryIndex
-from registry.check.pipeline import CheckResult, check, discover
+from registry.check.pipeline import CheckResult, check
 from registry.db import _rows_models as m
 from registry.db import _rows_records as r
 from registry.db import _rows_runs as u

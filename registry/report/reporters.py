@@ -13,7 +13,7 @@ from typing import Any, Protocol, TextIO
 from registry.diagnostics import Diagnostic, Severity
 
 
-class CheckResult(Protocol):
+class Reportable(Protocol):
     """What a reporter needs of a check's answer (fresh, or read back from the cache)."""
 
     files: int
@@ -28,7 +28,7 @@ class CheckResult(Protocol):
 JSON_FORMAT_VERSION = 1
 
 
-def summary(result: CheckResult) -> str:
+def summary(result: Reportable) -> str:
     errors, warnings = result.count(Severity.ERROR), result.count(Severity.WARNING)
     files = f"{result.files} record file{'s' if result.files != 1 else ''}"
     if not errors and not warnings:
@@ -47,7 +47,7 @@ def printable(value: str) -> str:
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
 
 
-def text(result: CheckResult, out: TextIO, err: TextIO) -> None:
+def text(result: Reportable, out: TextIO, err: TextIO) -> None:
     """``path:line:col: CODE name: message`` and an indented hint; the summary goes to stderr."""
     for d in result.diagnostics:
         level = "" if d.severity is Severity.ERROR else f"[{d.severity.value}] "
@@ -72,7 +72,7 @@ def as_dict(d: Diagnostic) -> dict[str, Any]:
     }
 
 
-def json_report(result: CheckResult, out: TextIO, err: TextIO) -> None:
+def json_report(result: Reportable, out: TextIO, err: TextIO) -> None:
     """The pinned JSON shape, version 1 (documented on the site's check page)."""
     payload = {
         "version": JSON_FORMAT_VERSION,
@@ -92,7 +92,7 @@ def _escape_property(value: str) -> str:
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(result: CheckResult, out: TextIO, err: TextIO) -> None:
+def github(result: Reportable, out: TextIO, err: TextIO) -> None:
     """GitHub Actions workflow commands: one annotation per finding on the pull request's diff."""
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     for d in result.diagnostics:
@@ -103,7 +103,7 @@ def github(result: CheckResult, out: TextIO, err: TextIO) -> None:
     err.write(summary(result) + "\n")
 
 
-def sarif(result: CheckResult, out: TextIO, err: TextIO) -> None:
+def sarif(result: Reportable, out: TextIO, err: TextIO) -> None:
     """SARIF 2.1.0, for code scanning."""
     from registry.codes import all_rules
 
@@ -154,7 +154,7 @@ def sarif(result: CheckResult, out: TextIO, err: TextIO) -> None:
     out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
-REPORTERS: dict[str, Callable[[CheckResult, TextIO, TextIO], None]] = {
+REPORTERS: dict[str, Callable[[Reportable, TextIO, TextIO], None]] = {
     "text": text,
     "json": json_report,
     "github": github,
