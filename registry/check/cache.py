@@ -178,7 +178,7 @@ class CheckCache:
     ) -> None:
         """Write the answer; a cache that cannot be written is only a slower next run. ``digests`` are
         those the check took of the files it read, so they are not read again."""
-        from registry.files import write_atomic
+        from registry.files import write_atomic  # lazy
 
         for path, digest in (digests or {}).items():
             self.digests.setdefault(path, digest)

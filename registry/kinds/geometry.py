@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
+from registry.engine.adapters import geometry_fields, layout_from_config
 from registry.engine.layout import (
     MLA,
     Attention,
@@ -83,8 +84,6 @@ def model_fields(model: Model) -> dict[str, int | float]:
 
 @_per_record
 def _model_fields(model: Model) -> dict[str, int | float]:
-    from registry.engine.adapters import geometry_fields
-
     if model.config is not None:
         return dict(geometry_fields(model.config))
     fields: dict[str, int | float] = {}
@@ -158,6 +157,4 @@ def _thaw(value: Any) -> Any:
 
 @lru_cache(maxsize=4096)
 def _layout_from_config_cached(frozen: Any) -> Layout:
-    from registry.engine.adapters import layout_from_config
-
     return layout_from_config(_thaw(frozen))

@@ -117,7 +117,7 @@ def fast_validator_for(root: Path, kind: str) -> Any:
     when jsonschema-rs is not installed.
     """
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # lazy
     except ImportError:  # pragma: no cover - a dependency; the slow path still gives the same answers
         return None
     return jsonschema_rs.validator_for(_load_committed(root)[kind])
