@@ -62,7 +62,7 @@ def corpus() -> dict[str, Any]:
 def _filled(head: str, unit: Callable[[int], str], tail: str) -> str:
     """``head``, then ``unit(0)``, ``unit(1)``, ... as long as the file stays within the size limit,
     then ``tail``."""
-    from registry.check.encoding import MAX_FILE_BYTES
+    from registry.check.limits import MAX_FILE_BYTES
 
     parts, size, index = [head], len(head) + len(tail), 0
     while size + len(unit(index)) <= MAX_FILE_BYTES:

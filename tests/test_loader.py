@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from registry.check.encoding import MAX_FILE_BYTES
+from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES
 from registry.check.load import load_canonical
-from registry.check.yaml_rules import MAX_ALIASES, MAX_DEPTH
 
 
 def load(text: str | bytes) -> tuple[object, list[str]]:

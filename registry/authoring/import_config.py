@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.writer import Todo, record_text
-from registry.check.encoding import MAX_FILE_BYTES
+from registry.check.limits import MAX_FILE_BYTES
 from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layout_from_config
 from registry.engine.layout import LayoutError
 from registry.engine.trace import layer_span

@@ -12,15 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from registry.check.encoding import VALUE_FORBIDDEN, describe_character
+from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
 from registry.check.pointers import Position, escape_pointer_part
-from registry.check.yaml_rules import (
-    ALLOWED_TAGS,
-    MAX_ALIASES,
-    MAX_DEPTH,
-    MAX_NODES,
-    STR_TAG,
-    resolve_plain,
-)
+from registry.check.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
 from registry.codes import syntax
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic

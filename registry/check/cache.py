@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from registry.check.encoding import MAX_FILE_BYTES
+from registry.check.limits import MAX_FILE_BYTES
 from registry.diagnostics import Diagnostic, Severity
 
 CACHE_DIR = ".registry-cache"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
+from registry.check.limits import MAX_FILE_BYTES
 from registry.check.pointers import Position
 from registry.codes import syntax
 from registry.diagnostics import Diagnostic
-
-MAX_FILE_BYTES = 1_000_000
 
 # What a reviewer would not see as it is read: C0 and C1 controls but tab and line breaks, DEL,
 # the line and paragraph separators (line breaks to some editors, not to YAML 1.2), the bidirectional

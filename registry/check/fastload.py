@@ -15,15 +15,9 @@ from typing import Any
 
 from registry.check import libyaml
 from registry.check.encoding import decode
+from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
 from registry.check.load import Document, LoadResult, load_text, located_load
-from registry.check.yaml_rules import (
-    ALLOWED_TAGS,
-    MAX_ALIASES,
-    MAX_DEPTH,
-    MAX_NODES,
-    STR_TAG,
-    resolve_plain,
-)
+from registry.check.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
 
 
 class _Unusual(Exception):

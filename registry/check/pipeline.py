@@ -16,10 +16,11 @@ from typing import TypeVar
 
 from registry.check.cache import content_digest
 from registry.check.discover import discover
-from registry.check.encoding import MAX_FILE_BYTES, too_large
+from registry.check.encoding import too_large
 from registry.check.fastload import fast_load_bytes
 from registry.check.formulas import formula_findings
 from registry.check.index import RegistryIndex, check_references, expected_id, index_records
+from registry.check.limits import MAX_FILE_BYTES
 from registry.check.load import Document
 from registry.check.validate import validate
 from registry.codes import refs

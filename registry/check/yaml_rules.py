@@ -1,6 +1,6 @@
 """What a record's YAML may hold, shared by both loaders (:mod:`registry.check.load`, the canonical one,
-and :mod:`registry.check.fastload`): the limits on its size, the tags it may carry, and the one rule set
-that gives a plain scalar its value (the YAML 1.2 core schema: ``yes`` stays a string, dates stay strings,
+and :mod:`registry.check.fastload`): the tags it may carry, and the one rule set that gives a plain
+scalar its value (the YAML 1.2 core schema: ``yes`` stays a string, dates stay strings,
 ``0o10`` is 8)."""
 
 from __future__ import annotations
@@ -8,10 +8,6 @@ from __future__ import annotations
 import math
 import re
 from typing import Any
-
-MAX_DEPTH = 64
-MAX_ALIASES = 100
-MAX_NODES = 200_000
 
 STR_TAG = "tag:yaml.org,2002:str"
 ALLOWED_TAGS = {
