@@ -101,7 +101,7 @@ class _Version(argparse.Action):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # lazy
 
     try:
         return version("inference-efficiency-registry")
@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as error:  # "could not run": a short message, never a bare traceback
-        from registry.errors import describe
+        from registry.errors import describe  # lazy
 
         if os.environ.get("REGISTRY_DEBUG"):
             raise

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
+
+from registry.cli._common import registry_root
 
 DESCRIPTION = """\
 Compute the KV cache and recurrent-state memory of a model, exactly, with the derivation written
@@ -49,12 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    from pathlib import Path
-
-    from registry.engine.units import QuantityError, parse_context
-    from registry.errors import RegistryError
-    from registry.report.calc import as_json, as_text, calc_config, calc_model, read_config
+    from registry.engine.units import QuantityError, parse_context  # lazy
+    from registry.errors import RegistryError  # lazy
+    from registry.report.calc import as_json, as_text, calc_config, calc_model, read_config  # lazy
 
     try:
         context = parse_context(args.context)
@@ -73,8 +74,6 @@ def run(args: argparse.Namespace) -> int:
         if args.config:
             result = calc_config(read_config(Path(args.config)), **options)
         else:
-            from registry.cli._common import registry_root
-
             result = calc_model(registry_root(args), args.model, **options)
     except (ValueError, KeyError) as error:
         raise RegistryError(str(error).strip("'\"")) from None

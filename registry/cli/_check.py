@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
+
+from registry.cli._common import registry_root
 
 DESCRIPTION = """\
 Check records: every file under records/ (or the PATHS given) is parsed, validated against its kind's
@@ -41,12 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-    from pathlib import Path
-
-    from registry.check.cache import CheckCache
-    from registry.cli._common import registry_root
-    from registry.report.reporters import REPORTERS, Reportable
+    from registry.check.cache import CheckCache  # lazy
+    from registry.report.reporters import REPORTERS, Reportable  # lazy
 
     root = registry_root(args)
     cache = None
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         cache = CheckCache(root, {"paths": selection})
     result: Reportable | None = cache.lookup() if cache else None
     if result is None:
-        from registry.check.pipeline import check
+        from registry.check.pipeline import check  # lazy
 
         fresh = check(root, [Path(p) for p in args.paths])
         if cache is not None:

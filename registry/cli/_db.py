@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from registry.cli._common import registry_root
+
 if TYPE_CHECKING:
     from registry.db import BuildRefused, BuildReport
 
@@ -35,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.cli._common import registry_root
-    from registry.db import BuildRefused, build_database
+    from registry.db import BuildRefused, build_database  # lazy
 
     root = registry_root(args)
     try:
@@ -50,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
 def current_database(args: argparse.Namespace) -> Path | None:
     """The ``--db`` file (default ``build/registry.duckdb``), built first when missing or stale and the
     build reported; None when the registry has errors, after listing them (the command exits 1)."""
-    from registry.cli._common import registry_root
-    from registry.db import BuildRefused, ensure_database
+    from registry.db import BuildRefused, ensure_database  # lazy
 
     try:
         path, report = ensure_database(registry_root(args), Path(args.db) if args.db else None)
@@ -65,7 +65,7 @@ def current_database(args: argparse.Namespace) -> Path | None:
 
 def report_refusal(refused: BuildRefused) -> int:
     """List the findings that stopped the build, as ``registry check`` prints them; exit code 1."""
-    from registry.report.reporters import text
+    from registry.report.reporters import text  # lazy
 
     text(refused.result, sys.stdout, sys.stderr)
     sys.stderr.write(f"registry: not building the database: {refused}\n")

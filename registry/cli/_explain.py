@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from registry.cli._common import registry_root
+
 DESCRIPTION = """\
 Print a record's full derivation: for a kv-efficiency or benchmark record, every claim recomputed from
 the model's geometry factor by factor, with the verdict on each (and, for a wrong number, the mistake
@@ -24,8 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.cli._common import registry_root
-    from registry.report.explain import explain
+    from registry.report.explain import explain  # lazy
 
     sys.stdout.write(explain(registry_root(args), args.id))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 DESCRIPTION = """\
 Export every table of the registry database as one Parquet file per table (records.parquet,
@@ -30,10 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from registry.cli._db import current_database
-    from registry.db import export_parquet
+    from registry.cli._db import current_database  # lazy
+    from registry.db import export_parquet  # lazy
 
     path = current_database(args)
     if path is None:

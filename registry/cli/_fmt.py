@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from registry.cli._common import registry_root
 
 if TYPE_CHECKING:
     from registry.authoring.fmt import FileResult, FmtReport
@@ -41,10 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from registry.authoring.fmt import fmt
-    from registry.cli._common import registry_root
+    from registry.authoring.fmt import fmt  # lazy
 
     root = registry_root(args)
     report = fmt(root, [Path(p) for p in args.paths], check=args.check)

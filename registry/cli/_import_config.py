@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from registry.cli._common import registry_root
 
 DESCRIPTION = """\
 Write a model record from a published config.json: the config copied verbatim under 'config' (same keys
@@ -44,10 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from registry.authoring.import_config import ImportOptions, write_import
-    from registry.cli._common import registry_root
+    from registry.authoring.import_config import ImportOptions, write_import  # lazy
 
     options = ImportOptions(
         Path(args.config), args.id, args.repository, args.revision, args.file, args.url, args.name, args.org

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from registry.cli._common import registry_root
+
 if TYPE_CHECKING:
     from registry.authoring.new import NewRecord
 
@@ -48,10 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.authoring.new import NewOptions, parse_target, write_new
-    from registry.cli._common import registry_root
-    from registry.engine.units import QuantityError, parse_context
-    from registry.errors import RegistryError
+    from registry.authoring.new import NewOptions, parse_target, write_new  # lazy
+    from registry.engine.units import QuantityError, parse_context  # lazy
+    from registry.errors import RegistryError  # lazy
 
     kind, slug = parse_target(args.target)
     try:
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(record: NewRecord, options: object) -> str:
     """What was written: the computed claims, the figures left out and why, the fields left to fill."""
-    from registry.authoring.computed import human_bytes
+    from registry.authoring.computed import human_bytes  # lazy
 
     lines = [f"wrote records/{record.id}.yaml"]
     for claim in record.claims:

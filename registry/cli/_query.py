@@ -38,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.cli._db import current_database
-    from registry.db import FORMATS, run_query
+    from registry.cli._db import current_database  # lazy
+    from registry.db import FORMATS, run_query  # lazy
 
     sql = sys.stdin.read() if args.sql == "-" else args.sql
     path = current_database(args)

@@ -23,9 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.codes import find_rule
-    from registry.codes.explain import render_list, render_rule
-    from registry.errors import RegistryError
+    from registry.codes import find_rule  # lazy
+    from registry.codes.explain import render_list, render_rule  # lazy
+    from registry.errors import RegistryError  # lazy
 
     if not args.code:
         sys.stdout.write(render_list())

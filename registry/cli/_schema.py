@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from registry.cli._common import registry_root
+
 DESCRIPTION = """\
 Write schemas/<kind>.schema.json (JSON Schema, draft 2020-12) for every record kind, generated from the
 record model. The committed files are the published contract that editors and other tools validate
@@ -20,8 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.cli._common import registry_root
-    from registry.kinds import schema as _schema
+    from registry.kinds import schema as _schema  # lazy
 
     root = registry_root(args)
     if args.check:

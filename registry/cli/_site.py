@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from registry.cli._common import registry_root
 
 DESCRIPTION = """\
 Build the static site: check the registry (and refuse if it has errors), write the generated pages
@@ -40,10 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from registry.cli._common import registry_root
-    from registry.site import build_site, make_server
+    from registry.site import build_site, make_server  # lazy
 
     root = registry_root(args)
     out = Path(args.out).resolve() if args.out else None
