@@ -32,7 +32,7 @@ the export did before, peaked higher, kept more and made larger files."""
 
 def export_parquet(database: Path, out_dir: Path) -> list[Path]:
     """Write ``<table>.parquet`` into ``out_dir`` for every table of the database; returns the files."""
-    import duckdb
+    import duckdb  # lazy
 
     written: list[Path] = []
     connection = duckdb.connect(str(database), read_only=True, config={"threads": 1, "memory_limit": LIMIT})

@@ -69,7 +69,7 @@ def within_limit(connection: Any, work: Callable[[], T], limit: str = READ_LIMIT
     limit, once more under DuckDB's own (a share of the machine's memory). DuckDB reads 2,048 rows at a
     time whatever is asked for, and a record's notes and methodology may hold 20,000 characters each,
     so a query over records of long text may not fit a limit meant for the usual ones."""
-    import duckdb
+    import duckdb  # lazy
 
     try:
         return work()
@@ -84,7 +84,7 @@ def within_limit(connection: Any, work: Callable[[], T], limit: str = READ_LIMIT
 @contextmanager
 def _connected(path: Path, config: dict[str, Any] | None = None) -> Iterator[Any]:
     """A read-only connection to ``path``; DuckDB's errors become :class:`QueryError`."""
-    import duckdb
+    import duckdb  # lazy
 
     try:
         connection = duckdb.connect(str(path), read_only=True, config=config or {})

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
+from registry.codes import all_rules
 from registry.diagnostics import Diagnostic, Severity
 
 
@@ -105,7 +106,6 @@ def github(result: Reportable, out: TextIO, err: TextIO) -> None:
 
 def sarif(result: Reportable, out: TextIO, err: TextIO) -> None:
     """SARIF 2.1.0, for code scanning."""
-    from registry.codes import all_rules
 
     rules = all_rules()
     positions = {rule.code: i for i, rule in enumerate(rules)}

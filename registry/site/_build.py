@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry.check.pipeline import CheckResult
+from registry.check.pipeline import CheckResult, check
 from registry.diagnostics import Severity
 from registry.errors import RegistryError, SiteRefused
+from registry.memory import return_freed_memory
+from registry.site._generate import generate
 
 DEFAULT_OUT = Path("build") / "site"
 """Where the built site goes, relative to the registry root (``site_dir`` in ``mkdocs.yml``)."""
@@ -44,7 +46,6 @@ class SiteReport:
 
 def check_clean(root: Path) -> CheckResult:
     """Run the whole check; raise :class:`SiteRefused` when it finds errors."""
-    from registry.check.pipeline import check
 
     result = check(root)
     if not result.ok:
@@ -102,7 +103,6 @@ def build_site(
     ``out`` defaults to ``build/site`` under ``root``. ``downloads`` false skips the database files (a
     quicker preview); ``render`` false stops after writing the Markdown pages.
     """
-    from registry.site._generate import generate
 
     target = (out if out is not None else root / DEFAULT_OUT).resolve()
     if target.is_relative_to((root / "site").resolve()):
@@ -114,8 +114,6 @@ def build_site(
     generated = generate(root, result, progress=progress, downloads=downloads)
     seconds.update(generated.seconds)
     if render:
-        from registry.memory import return_freed_memory
-
         return_freed_memory()  # this process only waits while MkDocs runs: give back what it freed
         started = time.perf_counter()
         run_mkdocs(root, target)

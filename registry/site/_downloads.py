@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from registry.check.pipeline import CheckResult
+from registry.db import build_index, database_path, export_parquet, fingerprint_of, stored_fingerprint
 from registry.engine.units import format_bytes
 from registry.kinds.records import KINDS, SCHEMA_VERSION, record_json
 from registry.site import _paths
+from registry.site._db_docs import render_querying_page, render_tables_page
 from registry.site._html import block, link, table
 from registry.site._parts import front_matter
 from registry.site._writer import GeneratedFolder
@@ -56,7 +58,6 @@ def stage_database(root: Path, result: CheckResult) -> tuple[Path, Callable[[], 
     The site calls that function in a thread beside the page workers: the build makes and loads its
     tables a chunk of records at a time, so it holds little memory while the pages are made.
     """
-    from registry.db import build_index, database_path, fingerprint_of, stored_fingerprint
 
     path = database_path(root)
     text = fingerprint_of(result.digests)
@@ -79,7 +80,6 @@ def write_downloads(
     say how to get the rest. ``database`` is the file :func:`prepare_database` returned for this
     build, when it has already run.
     """
-    from registry.site._db_docs import render_querying_page, render_tables_page
 
     files: list[tuple[str, str, Path]] = []
     files.append(
@@ -109,7 +109,6 @@ def write_downloads(
 
 def _parquet(database: Path, folder: GeneratedFolder) -> list[tuple[str, str, Path]]:
     """Each table of the database as Parquet, exported beside the page and recorded as written."""
-    from registry.db import export_parquet
 
     out = folder.path(f"{_paths.DOWNLOADS}/parquet")
     found = []

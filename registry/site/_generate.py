@@ -15,12 +15,18 @@ from pathlib import Path
 from typing import TextIO
 
 from registry.check.pipeline import CheckResult
+from registry.codes import all_rules
 from registry.kinds.records import KINDS
 from registry.site import _paths
 from registry.site._collections import render_collection, render_home_summary
 from registry.site._context import SiteContext
+from registry.site._downloads import stage_database, write_downloads
 from registry.site._progress import Progress
 from registry.site._record_pages import render_records
+from registry.site._reference_cli import render_cli_page
+from registry.site._reference_codes import CODES_INDEX, render_code_page, render_codes_index
+from registry.site._reference_engine import render_mechanisms_page
+from registry.site._reference_fields import render_fields_page
 from registry.site._writer import GeneratedFolder
 
 HOME_SNIPPET = f"{_paths.GENERATED}/snippets/home.txt"
@@ -42,11 +48,6 @@ class Generated:
 
 
 def _reference_pages(root: Path) -> dict[str, Callable[[], str]]:
-    from registry.codes import all_rules
-    from registry.site._reference_cli import render_cli_page
-    from registry.site._reference_codes import CODES_INDEX, render_code_page, render_codes_index
-    from registry.site._reference_engine import render_mechanisms_page
-    from registry.site._reference_fields import render_fields_page
 
     pages: dict[str, Callable[[], str]] = {
         f"{_paths.REFERENCE}/mechanisms.md": render_mechanisms_page,
@@ -72,7 +73,6 @@ def generate(
     ``workers`` is how many processes render the record pages (default: one per core for a large
     registry, see :func:`registry.site._record_pages.workers_for`).
     """
-    from registry.site._downloads import stage_database, write_downloads
 
     context = SiteContext.from_check(result)
     # Every geometry's figures, made once here: the page workers fork after this and share them, and

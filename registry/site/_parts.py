@@ -13,7 +13,7 @@ from registry.check.index import Entry
 from registry.diagnostics import Diagnostic
 from registry.kinds.records import Erratum, Source
 from registry.site import _paths
-from registry.site._context import SiteContext
+from registry.site._context import SiteContext, outgoing
 from registry.site._html import Html, block, element, escape, escape_attr, join, link, table
 
 EVIDENCE_WORDS = {
@@ -143,7 +143,6 @@ def _how(hows: list[str]) -> str:
 
 
 def _outgoing(entry: Entry) -> list[tuple[str, str]]:
-    from registry.site._context import outgoing
 
     return outgoing(entry)
 

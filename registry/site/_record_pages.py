@@ -21,9 +21,10 @@ from functools import partial
 from pathlib import Path
 
 from registry.check.index import Entry
-from registry.site import _paths
+from registry.site import _model_page, _other_pages, _paths, _run_page
 from registry.site._collections import Collected, SpooledRows
 from registry.site._context import SiteContext
+from registry.site._sanitize import prepare
 from registry.site._writer import GeneratedFolder
 
 BATCH = 250
@@ -66,7 +67,6 @@ class RecordPage:
 
 def render_record(context: SiteContext, entry: Entry) -> RecordPage:
     """A record's page, with its claims' verdicts and its files."""
-    from registry.site import _model_page, _other_pages, _run_page
 
     kind = entry.kind
     if kind == "model":
@@ -82,8 +82,6 @@ def render_record(context: SiteContext, entry: Entry) -> RecordPage:
 def _prepare_renderers() -> None:
     """Import the page modules and make the Markdown converter once, before forking, so no worker
     repeats it."""
-    from registry.site import _model_page, _other_pages, _run_page  # noqa: F401
-    from registry.site._sanitize import prepare
 
     prepare()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from registry.cli import COMMANDS, build_parser
 from registry.site._html import block, element
 from registry.site._parts import front_matter
 
@@ -17,7 +18,6 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 def command_help() -> dict[str, str]:
     """``registry --help`` under ``registry``, and each command's ``--help`` under its name."""
-    from registry.cli import COMMANDS, build_parser
 
     parser = build_parser()
     parser.formatter_class = _formatter
