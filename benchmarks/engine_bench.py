@@ -33,8 +33,8 @@ from benchmarks.generate import generate  # noqa: E402
 from registry.check.pipeline import load_file  # noqa: E402
 from registry.db._rows_models import LADDER, LADDER_LAYOUTS  # noqa: E402
 from registry.engine.compute import compute, compute_ladder  # noqa: E402
-from registry.engine.layout import Layout  # noqa: E402
-from registry.kinds.geometry import model_layout_or_error  # noqa: E402
+from registry.engine.layers import LayerGroups  # noqa: E402
+from registry.kinds.geometry import model_layer_groups_or_error  # noqa: E402
 from registry.kinds.records import Model  # noqa: E402
 from registry.results import STANDARD_CONTEXTS  # noqa: E402
 
@@ -42,33 +42,33 @@ compute_module = importlib.import_module("registry.engine.compute")
 groups_module = importlib.import_module("registry.engine.groups")
 
 
-def distinct_layouts(root: Path) -> list[Layout]:
+def distinct_layouts(root: Path) -> list[LayerGroups]:
     """Every distinct cache layout among the model records of the registry at ``root``, in file order."""
-    found: dict[Layout, None] = {}
+    found: dict[LayerGroups, None] = {}
     for path in sorted((root / "records" / "models").glob("*.yaml")):
         loaded = load_file(root, path.relative_to(root).as_posix())
         if isinstance(loaded, tuple) and isinstance(loaded[0], Model):
-            layout, _ = model_layout_or_error(loaded[0])
+            layout, _ = model_layer_groups_or_error(loaded[0])
             if layout is not None:
                 found.setdefault(layout)
     return list(found)
 
 
-def one_at_a_time(layouts: list[Layout]) -> None:
+def one_at_a_time(layouts: list[LayerGroups]) -> None:
     for layout in layouts:
         for engine, kv_dtype, _, tokens in LADDER:
             with contextlib.suppress(ValueError):  # a format the engine layout cannot store
-                compute(layout, context_tokens=tokens, engine=engine, kv_dtype=kv_dtype, traced=False)
+                compute(layout, context_tokens=tokens, engine_layout=engine, kv_dtype=kv_dtype, traced=False)
 
 
-def as_ladders(layouts: list[Layout]) -> None:
+def as_ladders(layouts: list[LayerGroups]) -> None:
     for layout in layouts:
         for engine, kv_dtype in LADDER_LAYOUTS:
             with contextlib.suppress(ValueError):
-                compute_ladder(layout, STANDARD_CONTEXTS, engine=engine, kv_dtype=kv_dtype)
+                compute_ladder(layout, STANDARD_CONTEXTS, engine_layout=engine, kv_dtype=kv_dtype)
 
 
-def best_of(repeat: int, work: Callable[[list[Layout]], None], layouts: list[Layout]) -> float:
+def best_of(repeat: int, work: Callable[[list[LayerGroups]], None], layouts: list[LayerGroups]) -> float:
     """The fastest of ``repeat`` runs, each with every memoised result forgotten first."""
     times = []
     for _ in range(repeat):

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from registry.check.pipeline import load_file  # noqa: E402
 from registry.engine.compute import compute  # noqa: E402
 from registry.engine.units import format_int  # noqa: E402
-from registry.kinds.geometry import model_layout  # noqa: E402
+from registry.kinds.geometry import model_layer_groups  # noqa: E402
 from registry.kinds.records import Model  # noqa: E402
 
 SHARES = {"models": 0.2, "kv-efficiency": 0.5, "benchmarks": 0.2, "engines": 0.05, "hardware": 0.05}
@@ -71,7 +71,7 @@ def _real_models() -> list[Model]:
         loaded = load_file(REPO, path.relative_to(REPO).as_posix())
         if isinstance(loaded, tuple) and isinstance(loaded[0], Model) and loaded[0].config is not None:
             try:
-                model_layout(loaded[0])
+                model_layer_groups(loaded[0])
             except ValueError:
                 continue
             models.append(loaded[0])
@@ -89,7 +89,7 @@ def _own_geometry(template: Model, copy: int) -> Model:
         return template
     variant = template.model_copy(update={"config": {**config, "num_hidden_layers": layers + copy}})
     try:
-        model_layout(variant)
+        model_layer_groups(variant)
     except ValueError:
         return template
     return variant
@@ -186,7 +186,7 @@ def generate(out: Path, count: int, seed: int = 7, distinct_geometries: bool = F
             context = rng.choice(CONTEXTS)
             key = (id(template), layout, context)  # the clones of one geometry share their figures
             if key not in cache:
-                result = compute(model_layout(template), context_tokens=context, engine=layout)
+                result = compute(model_layer_groups(template), context_tokens=context, engine_layout=layout)
                 cache[key] = (result.total_bytes, result.bytes_per_token)
             total, per_token = cache[key]
             claims = []

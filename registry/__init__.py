@@ -3,7 +3,7 @@
 Everything a command does is callable from Python, for notebooks and scripts::
 
     from registry import calc_model, check, explain, parse_quantity
-    result = calc_model(Path("."), "deepseek-v3", context_tokens=131072, layout="vllm")
+    result = calc_model(Path("."), "deepseek-v3", context_tokens=131072, engine_layout="vllm")
     print(result.total_bytes, result.bytes_per_token)
 
 Names are imported on first use (PEP 562), so ``registry --help`` stays fast.
@@ -29,8 +29,8 @@ _EXPORTS: dict[str, str] = {
     "explain": "registry.report.explain",
     "compute": "registry.engine.compute",
     "CacheResult": "registry.engine.compute",
-    "layout_from_config": "registry.engine.adapters",
-    "model_layout": "registry.kinds.geometry",
+    "layer_groups_from_config": "registry.engine.adapters",
+    "model_layer_groups": "registry.kinds.geometry",
     "check_claim": "registry.engine.claims",
     "ClaimSpec": "registry.engine.claims",
     "parse_quantity": "registry.engine.units",

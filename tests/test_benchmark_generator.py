@@ -20,7 +20,7 @@ def test_generated_registry_checks_clean(tmp_path: Path) -> None:
 
 
 def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tmp_path: Path) -> None:
-    from registry.kinds.geometry import model_layout_or_error
+    from registry.kinds.geometry import model_layer_groups_or_error
 
     generate(tmp_path / "shared", 1000)
     generate(tmp_path / "distinct", 1000, distinct_geometries=True)
@@ -29,7 +29,7 @@ def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tm
         result = check(tmp_path / name)
         assert [f"{d.path}: {d.code} {d.message}" for d in result.diagnostics] == []
         models = list(result.index.of_kind("model"))
-        layouts[name] = {model_layout_or_error(entry.record)[0] for entry in models}
+        layouts[name] = {model_layer_groups_or_error(entry.record)[0] for entry in models}
     assert len(models) == 200
     assert len(layouts["shared"]) < 60  # the clones of the registry's own model records
     assert len(layouts["distinct"]) > 150

@@ -14,7 +14,7 @@ from registry.check.pipeline import check
 from registry.diagnostics import Diagnostic
 from registry.engine.compute import compute
 from registry.engine.units import parse_quantity
-from registry.kinds.geometry import layout_from_specs
+from registry.kinds.geometry import layer_groups_from_specs
 from registry.kinds.records import LayerGroupSpec
 from tests.conftest import GOLDEN
 
@@ -186,7 +186,7 @@ def test_an_explicit_layout_becomes_engine_groups_in_order() -> None:
         LayerGroupSpec(layers=1, mechanism="mla", kv_lora_rank=512, qk_rope_head_dim=64),
         LayerGroupSpec(layers=2, mechanism="sliding-window", num_kv_heads=8, head_dim=128, window=4096),
     ]
-    layout = layout_from_specs("models/example", specs)
+    layout = layer_groups_from_specs("models/example", specs)
     assert [g.layers for g in layout.groups] == [(0, 1, 2), (3,), (4, 5)]
     result = compute(layout, context_tokens=8192, model_dtype="bf16")
     assert result.fixed_bytes == 3 * 4 * 8 * 8 * 2
@@ -196,7 +196,7 @@ def test_an_explicit_layout_becomes_engine_groups_in_order() -> None:
 
 def test_an_unknown_dimension_in_an_explicit_layout_is_not_computable() -> None:
     specs = [LayerGroupSpec(layers=2, mechanism="recurrent", variant="kda", state_heads=4, conv_kernel=4)]
-    result = compute(layout_from_specs("models/example", specs), context_tokens=1, model_dtype="bf16")
+    result = compute(layer_groups_from_specs("models/example", specs), context_tokens=1, model_dtype="bf16")
     assert result.total_bytes is None
     assert result.not_computable
 

@@ -16,7 +16,7 @@ from registry.check.load import load_text
 from registry.check.pipeline import check
 from registry.cli import main
 from registry.engine.compute import compute
-from registry.kinds.geometry import model_layout
+from registry.kinds.geometry import model_layer_groups
 from registry.kinds.records import Model
 from tests.conftest import REPO
 
@@ -61,8 +61,8 @@ def test_stated_values_are_the_engine_s_exact_bytes(corpus: Path) -> None:
     record = write_new(
         corpus, NewOptions("kv-efficiency", "llama-exact", model="llama-3.1-8b", context_tokens=8192)
     )
-    layout = model_layout(_model(corpus, "models/llama-3.1-8b"))
-    expected = compute(layout, context_tokens=8192, kv_dtype="bf16", engine="vllm")
+    layout = model_layer_groups(_model(corpus, "models/llama-3.1-8b"))
+    expected = compute(layout, context_tokens=8192, kv_dtype="bf16", engine_layout="vllm")
     claims = {c["quantity"]: c["stated"] for c in _data(record.path)["claims"]}  # type: ignore[attr-defined]
     assert claims == {
         "bytes_per_token": f"{expected.bytes_per_token:,} B",

@@ -116,6 +116,6 @@ def test_importing_the_package_imports_no_validator() -> None:
 def test_a_notebook_calculation() -> None:
     from pathlib import Path
 
-    result = registry.calc_model(Path(REPO), "deepseek-v3", context_tokens=131072, layout="ideal")
+    result = registry.calc_model(Path(REPO), "deepseek-v3", context_tokens=131072, engine_layout="ideal")
     assert result.bytes_per_token == 70272
     assert registry.parse_quantity("68.6 KiB").admits(70272)

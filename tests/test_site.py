@@ -11,7 +11,15 @@ import pytest
 import yaml
 
 from registry.check.pipeline import check
-from registry.engine.layout import MLA, Attention, LayerGroup, Layout, Recurrent, SlidingWindow, StateTensor
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    LayerGroup,
+    LayerGroups,
+    Recurrent,
+    SlidingWindow,
+    StateTensor,
+)
 from registry.site import SiteRefused, _paths, build_site, escape, generate, render_markdown
 from registry.site._html import element, escape_attr
 from registry.site._parts import front_matter
@@ -151,7 +159,7 @@ def test_line_chart_breaks_at_missing_points_and_dashes_counterfactuals() -> Non
     ],
 )
 def test_mechanism_class(groups: list[object], expected: str) -> None:
-    layout = Layout("t", tuple(LayerGroup(m, (i,)) for i, m in enumerate(groups)))  # type: ignore[arg-type]
+    layout = LayerGroups("t", tuple(LayerGroup(m, (i,)) for i, m in enumerate(groups)))  # type: ignore[arg-type]
     assert mechanism_class(layout) == expected
 
 

@@ -16,7 +16,7 @@ from registry.cli import COMMANDS, build_parser
 from registry.codes import all_rules
 from registry.engine.dtypes import DTYPES
 from registry.engine.engines import ENGINE_KEYS
-from registry.engine.layout import MECHANISM_TYPES
+from registry.engine.layers import MECHANISM_TYPES
 from registry.engine.misapply import CATALOGUE
 from registry.engine.variants import VARIANTS
 from registry.kinds.records import MODEL_CLASSES

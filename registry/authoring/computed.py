@@ -16,7 +16,7 @@ from registry.engine.trace import number
 from registry.engine.units import format_bytes, format_int
 from registry.engine.variants import Quantity, Run, measure
 from registry.errors import RegistryError
-from registry.kinds.geometry import model_fields, model_layout
+from registry.kinds.geometry import model_fields, model_layer_groups
 from registry.kinds.records import Model
 
 
@@ -53,7 +53,7 @@ def computed_claims(model: Model, run: Run) -> tuple[list[ComputedClaim], list[s
     """The claims the engine can fill for ``model`` under ``run``, each checked as ``registry check``
     checks it; a note for each figure left out, saying why; and the whole trace for one sequence."""
     try:
-        layout = model_layout(model)
+        layout = model_layer_groups(model)
     except ValueError as error:
         return [], [f"no claims: the engine cannot lay out {model.id}: {error}"], ()
     batch: tuple[Quantity, ...] = ("bytes_total",) if run.batch > 1 else ()

@@ -130,7 +130,7 @@ def run_for(options: NewOptions) -> Run:
     return Run(
         context_tokens=options.context_tokens,
         batch=options.batch,
-        engine=options.layout,
+        engine_layout=options.layout,
         kv_dtype=options.kv_dtype,
         state_dtype=options.state_dtype,
         model_dtype=model_dtype_of(options.weights),

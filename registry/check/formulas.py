@@ -149,7 +149,7 @@ def written(value: Fraction, like: Quantity) -> str:
 
 
 def _gives(verdict: ClaimVerdict) -> str:
-    layout = verdict.run.engine
+    layout = verdict.run.engine_layout
     return "the geometry gives" if layout == "ideal" else f"the geometry under the {layout!r} layout gives"
 
 
@@ -230,9 +230,7 @@ def _formula_hint(verdict: ClaimVerdict) -> str:
 
 
 def _unsupported_message(verdict: ClaimVerdict) -> str:
-    return (
-        f"the {verdict.run.engine!r} engine layout cannot compute this record's claims: {verdict.unsupported}"
-    )
+    return f"the {verdict.run.engine_layout!r} engine layout cannot compute this record's claims: {verdict.unsupported}"
 
 
 # ---------------------------------------------------------------- does the run fit its hardware?

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         batch=args.batch,
         kv_dtype=args.kv_dtype,
         state_dtype=args.state_dtype,
-        layout=args.layout,
+        engine_layout=args.layout,
     )
     try:
         if args.config:

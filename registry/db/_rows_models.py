@@ -10,13 +10,13 @@ from registry.check.index import RegistryIndex
 from registry.db._values import Columns, as_json, columns_of
 from registry.engine.compute import CacheResult, Ladder
 from registry.engine.groups import GroupResult
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,
     Compressed,
     LayerGroup,
-    Layout,
+    LayerGroups,
     Mechanism,
     SlidingWindow,
 )
@@ -81,7 +81,7 @@ def _dimensions(mechanism: Mechanism) -> Row:
     }
 
 
-def _geometry(layout: Layout) -> Row:
+def _geometry(layout: LayerGroups) -> Row:
     mechanisms = layout.mechanisms()
     attention = [m for m in mechanisms if isinstance(m, Attention | SlidingWindow | Chunked)]
     mla = [m for m in mechanisms if isinstance(m, MLA)]

@@ -21,14 +21,14 @@ from registry.engine.formulas import (
     window_tokens,
 )
 from registry.engine.groups import GroupResult
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,
     Compressed,
     LayerGroup,
-    Layout,
-    LayoutError,
+    LayerGroups,
+    LayerGroupsError,
     Mechanism,
     NoCache,
     Recurrent,
@@ -36,8 +36,8 @@ from registry.engine.layout import (
     SlidingWindow,
     StateTensor,
     group_layers,
-    layout_from_layers,
-    uniform_layout,
+    layer_groups_from_layers,
+    uniform_layer_groups,
 )
 from registry.engine.lowrank import (
     break_even_rank,
@@ -59,8 +59,8 @@ __all__ = [
     "GroupResult",
     "Ladder",
     "LayerGroup",
-    "Layout",
-    "LayoutError",
+    "LayerGroups",
+    "LayerGroupsError",
     "Mechanism",
     "NoCache",
     "Recurrent",
@@ -83,13 +83,13 @@ __all__ = [
     "get_engine",
     "group_layers",
     "indexer_entry_bytes",
-    "layout_from_layers",
+    "layer_groups_from_layers",
     "mla_entry_bytes",
     "mla_expanded_entry_bytes",
     "per_token_bytes",
     "reduction_factor",
     "saves_parameters",
     "state_bytes",
-    "uniform_layout",
+    "uniform_layer_groups",
     "window_tokens",
 ]

@@ -24,10 +24,10 @@ from functools import lru_cache
 
 from registry.engine.dtypes import get_dtype
 from registry.engine.expr import ExpressionError, evaluate_node, parse, render
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 from registry.engine.misapply import BY_NAME, Candidate, Side, Situation, candidates, explain
 from registry.engine.units import Dimension, Quantity, QuantityError, parse_quantity
-from registry.engine.variants import ClaimQuantity, Fields, Run, UnknownVariant, measure, variant_layout
+from registry.engine.variants import ClaimQuantity, Fields, Run, UnknownVariant, measure, variant_layer_groups
 from registry.engine.variants import Quantity as ByteQuantity
 
 DIMENSIONS: dict[str, tuple[Dimension, ...]] = {
@@ -133,7 +133,7 @@ def show_value(value: Fraction, like: Quantity | None = None, *, exact_bytes: bo
 # ---------------------------------------------------------------- the steps
 
 
-def _names(fields: Fields, layout: Layout, run: Run) -> dict[str, Fraction | int]:
+def _names(fields: Fields, layout: LayerGroups, run: Run) -> dict[str, Fraction | int]:
     """What a formula may name: the config's geometry fields and the run's ``bytes``, context and batch."""
     names: dict[str, Fraction | int] = {k: Fraction(v) for k, v in fields.items()}
     names.setdefault("num_hidden_layers", layout.num_layers)
@@ -153,8 +153,8 @@ def _formula(text: str, names: dict[str, Fraction | int], stated: Quantity | Non
     return FormulaCheck(text, value, render(node, names), matches)
 
 
-def _side(variant: str, layout: Layout, fields: Fields, run: Run) -> Side:
-    return Side(variant, variant_layout(variant, layout, fields), layout, fields, run)
+def _side(variant: str, layout: LayerGroups, fields: Fields, run: Run) -> Side:
+    return Side(variant, variant_layer_groups(variant, layout, fields), layout, fields, run)
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def _stated(claim: ClaimSpec) -> tuple[Quantity | None, str, str]:
     )
 
 
-def check_claim(claim: ClaimSpec, layout: Layout, fields: Fields, run: Run) -> ClaimVerdict:
+def check_claim(claim: ClaimSpec, layout: LayerGroups, fields: Fields, run: Run) -> ClaimVerdict:
     """Check one claim against the model's geometry; never raises for a bad claim, only reports it.
 
     ``layout`` is the model's cache layout, ``fields`` its config's geometry fields (empty for a model
@@ -235,7 +235,7 @@ def check_claim(claim: ClaimSpec, layout: Layout, fields: Fields, run: Run) -> C
 
 @lru_cache(maxsize=1 << 16)
 def _check_claim(
-    claim: ClaimSpec, layout: Layout, field_items: tuple[tuple[str, int | float], ...], run: Run
+    claim: ClaimSpec, layout: LayerGroups, field_items: tuple[tuple[str, int | float], ...], run: Run
 ) -> ClaimVerdict:
     fields = dict(field_items)
     base_context = run.context_tokens

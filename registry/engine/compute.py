@@ -35,7 +35,7 @@ from registry.engine.groups import (
     plan_group,
     refused_group,
 )
-from registry.engine.layout import LayerGroup, Layout
+from registry.engine.layers import LayerGroup, LayerGroups
 from registry.engine.plan import Bytes, EngineRules, GroupPlan, Settings
 
 
@@ -44,7 +44,7 @@ class CacheResult:
     """The whole cache at ``context_tokens`` and ``batch``: totals, parts, groups, and the trace."""
 
     model_type: str
-    engine: str
+    engine_layout: str
     context_tokens: int
     batch: int
     kv_dtype: str
@@ -73,7 +73,7 @@ class Ladder:
     missing (a group's formula needs an unknown dimension, or the engine does not handle it)."""
 
     model_type: str
-    engine: str
+    engine_layout: str
     contexts: tuple[int, ...]
     batch: int
     kv_dtype: str
@@ -116,13 +116,13 @@ def _checked(name: str, value: object, what: str) -> int:
 
 
 def compute(
-    layout: Layout,
+    layout: LayerGroups,
     *,
     context_tokens: int,
     batch: int = 1,
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
-    engine: str = "ideal",
+    engine_layout: str = "ideal",
     model_dtype: str | None = None,
     include_mtp: bool = False,
     traced: bool = True,
@@ -140,18 +140,18 @@ def compute(
     _checked("context_tokens", context_tokens, "tokens")
     _checked("batch", batch, "sequences")
     return _compute(
-        layout, context_tokens, batch, kv_dtype, state_dtype, engine, model_dtype, include_mtp, traced
+        layout, context_tokens, batch, kv_dtype, state_dtype, engine_layout, model_dtype, include_mtp, traced
     )
 
 
 def compute_ladder(
-    layout: Layout,
+    layout: LayerGroups,
     contexts: Sequence[int],
     *,
     batch: int = 1,
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
-    engine: str = "ideal",
+    engine_layout: str = "ideal",
     model_dtype: str | None = None,
     include_mtp: bool = False,
 ) -> Ladder:
@@ -162,7 +162,7 @@ def compute_ladder(
     for tokens in contexts:
         _checked("context_tokens", tokens, "tokens")
     _checked("batch", batch, "sequences")
-    rules, settings, groups = _prepare(layout, engine, kv_dtype, state_dtype, model_dtype, include_mtp)
+    rules, settings, groups = _prepare(layout, engine_layout, kv_dtype, state_dtype, model_dtype, include_mtp)
     planned: list[tuple[LayerGroup, GroupPlan]] = []
     refused: list[GroupResult] = []
     for group in groups:
@@ -181,7 +181,7 @@ def compute_ladder(
         per_token = as_bytes(sum((group_growth(group, plan) for group, plan in planned), start=0))
     return Ladder(
         model_type=layout.model_type,
-        engine=rules.key,
+        engine_layout=rules.key,
         contexts=tuple(contexts),
         batch=batch,
         kv_dtype=settings.kv_dtype.name,
@@ -197,8 +197,8 @@ def compute_ladder(
 
 
 def _prepare(
-    layout: Layout,
-    engine: str,
+    layout: LayerGroups,
+    engine_layout: str,
     kv_dtype: str,
     state_dtype: str | None,
     model_dtype: str | None,
@@ -211,24 +211,24 @@ def _prepare(
         model_dtype=get_dtype(model_dtype) if model_dtype is not None else None,
     )
     groups = (*layout.groups, *layout.mtp_groups) if include_mtp else layout.groups
-    return get_engine(engine), settings, groups
+    return get_engine(engine_layout), settings, groups
 
 
 @lru_cache(maxsize=16384)
 def _compute(
-    layout: Layout,
+    layout: LayerGroups,
     context_tokens: int,
     batch: int,
     kv_dtype: str,
     state_dtype: str | None,
-    engine: str,
+    engine_layout: str,
     model_dtype: str | None,
     include_mtp: bool,
     traced: bool,
 ) -> CacheResult:
     # A pure function of hashable values, so results are shared: many records name the same model
     # at the same context, and a registry checks each combination once.
-    rules, settings, groups = _prepare(layout, engine, kv_dtype, state_dtype, model_dtype, include_mtp)
+    rules, settings, groups = _prepare(layout, engine_layout, kv_dtype, state_dtype, model_dtype, include_mtp)
     results = tuple(
         evaluate_group(g, rules, plan_group(g, rules, settings), context_tokens, batch, traced)
         for g in groups
@@ -237,7 +237,7 @@ def _compute(
 
 
 def _assemble(
-    layout: Layout,
+    layout: LayerGroups,
     rules: EngineRules,
     settings: Settings,
     context_tokens: int,
@@ -270,7 +270,7 @@ def _assemble(
         lines.extend(_summary_lines(results, totals, per_token))
     return CacheResult(
         model_type=layout.model_type,
-        engine=rules.key,
+        engine_layout=rules.key,
         context_tokens=context_tokens,
         batch=batch,
         kv_dtype=settings.kv_dtype.name,
@@ -297,9 +297,11 @@ def _reasons(results: Sequence[GroupResult]) -> tuple[tuple[str, ...], tuple[str
     )
 
 
-def per_token_bytes(layout: Layout, kv_dtype: str = "bf16", engine: str = "ideal") -> Bytes | None:
+def per_token_bytes(
+    layout: LayerGroups, kv_dtype: str = "bf16", engine_layout: str = "ideal"
+) -> Bytes | None:
     """Growth of the whole cache per extra token of one sequence once every window is full.
 
     ``None`` when a group is not computable or not supported. Windows and fixed state add nothing.
     """
-    return compute(layout, context_tokens=1, kv_dtype=kv_dtype, engine=engine).bytes_per_token
+    return compute(layout, context_tokens=1, kv_dtype=kv_dtype, engine_layout=engine_layout).bytes_per_token

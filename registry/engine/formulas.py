@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from registry.engine import trace as tr
-from registry.engine.layout import StateTensor
+from registry.engine.layers import StateTensor
 from registry.engine.plan import MissingDimension
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from registry.engine import trace as tr
-from registry.engine.layout import LayerGroup, Mechanism
+from registry.engine.layers import LayerGroup, Mechanism
 from registry.engine.plan import (
     Bytes,
     Component,

@@ -17,7 +17,7 @@ from typing import Literal
 
 from registry.engine import trace as tr
 from registry.engine.dtypes import DType
-from registry.engine.layout import Mechanism
+from registry.engine.layers import Mechanism
 
 Part = Literal["growing", "window", "fixed"]
 Bytes = int | Fraction

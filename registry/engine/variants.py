@@ -18,13 +18,13 @@ from fractions import Fraction
 from typing import Literal
 
 from registry.engine.compute import CacheResult, compute
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,
     Compressed,
     LayerGroup,
-    Layout,
+    LayerGroups,
     Mechanism,
     NoCache,
     Recurrent,
@@ -66,7 +66,7 @@ def hidden_head_dim(fields: Fields) -> int | None:
     return hidden // heads
 
 
-def map_layout(layout: Layout, change: Callable[[Mechanism], Mechanism]) -> Layout:
+def map_layer_groups(layout: LayerGroups, change: Callable[[Mechanism], Mechanism]) -> LayerGroups:
     """``layout`` with ``change`` applied to the mechanism of every group, the MTP layers included."""
 
     def groups(original: tuple[LayerGroup, ...]) -> tuple[LayerGroup, ...]:
@@ -90,7 +90,7 @@ def _full_mha(mechanism: Mechanism, heads: int | None) -> Mechanism:
     return mechanism
 
 
-def actual(layout: Layout, fields: Fields) -> Layout:
+def actual(layout: LayerGroups, fields: Fields) -> LayerGroups:
     """The model as laid out by the record's engine layout: what the cache really holds.
 
     This is the default variant. The engine layout (``ideal``, ``vllm``, ``sglang``, ...) is applied when
@@ -100,7 +100,7 @@ def actual(layout: Layout, fields: Fields) -> Layout:
     return layout
 
 
-def mha_equivalent(layout: Layout, fields: Fields) -> Layout:
+def mha_equivalent(layout: LayerGroups, fields: Fields) -> LayerGroups:
     """The same skeleton with full multi-head attention.
 
     Every attention layer caches ``num_attention_heads`` K heads and as many V heads, each at the layer's
@@ -119,10 +119,10 @@ def mha_equivalent(layout: Layout, fields: Fields) -> Layout:
             return _full_mha(by_layer[mechanism.source_layer], heads)
         return _full_mha(mechanism, heads)
 
-    return map_layout(layout, change)
+    return map_layer_groups(layout, change)
 
 
-def naive_gqa(layout: Layout, fields: Fields) -> Layout:
+def naive_gqa(layout: LayerGroups, fields: Fields) -> LayerGroups:
     """The model-level GQA formula applied to every layer, whatever the layer really caches.
 
     Per token: ``num_layers x 2 x num_key_value_heads x head_dim x bytes``, with ``num_key_value_heads``
@@ -134,10 +134,10 @@ def naive_gqa(layout: Layout, fields: Fields) -> Layout:
     kv_heads = field_int(fields, "num_key_value_heads") or attention_heads(fields)
     head_dim = field_int(fields, "head_dim") or hidden_head_dim(fields)
     uniform = Attention(kv_heads, head_dim, head_dim)
-    return map_layout(layout, lambda mechanism: uniform)
+    return map_layer_groups(layout, lambda mechanism: uniform)
 
 
-def no_window(layout: Layout, fields: Fields) -> Layout:
+def no_window(layout: LayerGroups, fields: Fields) -> LayerGroups:
     """Sliding-window and chunked layers charged the full context, as if they were full attention.
 
     The layers keep their heads and head sizes; only the bound on how many tokens they keep is removed.
@@ -148,16 +148,16 @@ def no_window(layout: Layout, fields: Fields) -> Layout:
             return Attention(mechanism.num_kv_heads, mechanism.head_dim, mechanism.v_head_dim)
         return mechanism
 
-    return map_layout(layout, change)
+    return map_layer_groups(layout, change)
 
 
-def attention_only(layout: Layout, fields: Fields) -> Layout:
+def attention_only(layout: LayerGroups, fields: Fields) -> LayerGroups:
     """A hybrid's attention layers without its recurrent state: the recurrent layers keep nothing.
 
     What a KV-cache calculator that knows only attention reports for a hybrid such as Qwen3-Next or
     Kimi Linear.
     """
-    return map_layout(layout, lambda m: NoCache() if isinstance(m, Recurrent) else m)
+    return map_layer_groups(layout, lambda m: NoCache() if isinstance(m, Recurrent) else m)
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class Variant:
     """A named variant: ``build`` turns the model's layout and config fields into the variant's layout."""
 
     name: str
-    build: Callable[[Layout, Fields], Layout]
+    build: Callable[[LayerGroups, Fields], LayerGroups]
 
     @property
     def doc(self) -> str:
@@ -190,7 +190,7 @@ VARIANTS: dict[str, Variant] = {
 """Every variant a claim may name, in documentation order."""
 
 
-def variant_layout(name: str, layout: Layout, fields: Fields) -> Layout:
+def variant_layer_groups(name: str, layout: LayerGroups, fields: Fields) -> LayerGroups:
     """The layout of variant ``name``; raises :class:`UnknownVariant` for a name not in :data:`VARIANTS`."""
     variant = VARIANTS.get(name)
     if variant is None:
@@ -223,7 +223,7 @@ class Run:
 
     context_tokens: int
     batch: int = 1
-    engine: str = "ideal"
+    engine_layout: str = "ideal"
     kv_dtype: str = "bf16"
     state_dtype: str | None = None
     model_dtype: str | None = None
@@ -238,14 +238,14 @@ class Measured:
     reason: str = ""
 
 
-def _compute(layout: Layout, run: Run, batch: int) -> CacheResult:
+def _compute(layout: LayerGroups, run: Run, batch: int) -> CacheResult:
     return compute(
         layout,
         context_tokens=run.context_tokens,
         batch=batch,
         kv_dtype=run.kv_dtype,
         state_dtype=run.state_dtype,
-        engine=run.engine,
+        engine_layout=run.engine_layout,
         model_dtype=run.model_dtype,
     )
 
@@ -254,7 +254,7 @@ def _reason(result: CacheResult) -> str:
     return "; ".join((*result.unsupported, *result.not_computable)) or "not computable"
 
 
-def measure(layout: Layout, run: Run, quantity: Quantity) -> Measured:
+def measure(layout: LayerGroups, run: Run, quantity: Quantity) -> Measured:
     """The exact value of ``quantity`` for ``layout`` under ``run``.
 
     - ``bytes_per_token``: what one more token adds to one sequence's cache once every sliding window

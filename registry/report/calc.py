@@ -8,9 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from registry.engine.adapters import layout_from_config
+from registry.engine.adapters import layer_groups_from_config
 from registry.engine.compute import CacheResult, compute
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
 
@@ -22,10 +22,12 @@ def calc_config(
     batch: int = 1,
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
-    layout: str = "vllm",
+    engine_layout: str = "vllm",
 ) -> CacheResult:
     """The cache of the model described by a config.json mapping."""
-    return _calc(layout_from_config(config), context_tokens, batch, kv_dtype, state_dtype, layout)
+    return _calc(
+        layer_groups_from_config(config), context_tokens, batch, kv_dtype, state_dtype, engine_layout
+    )
 
 
 def calc_model(
@@ -36,21 +38,26 @@ def calc_model(
     batch: int = 1,
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
-    layout: str = "vllm",
+    engine_layout: str = "vllm",
 ) -> CacheResult:
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
     # the record model and its loader (pydantic, jsonschema) only when a record is asked for
     from registry.check.pipeline import load_record  # lazy
-    from registry.kinds.geometry import model_layout  # lazy
+    from registry.kinds.geometry import model_layer_groups  # lazy
     from registry.kinds.records import Model  # lazy
 
     wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
     record = load_record(root, wanted, Model)
-    return _calc(model_layout(record), context_tokens, batch, kv_dtype, state_dtype, layout)
+    return _calc(model_layer_groups(record), context_tokens, batch, kv_dtype, state_dtype, engine_layout)
 
 
 def _calc(
-    model: Layout, context_tokens: int, batch: int, kv_dtype: str, state_dtype: str | None, layout: str
+    model: LayerGroups,
+    context_tokens: int,
+    batch: int,
+    kv_dtype: str,
+    state_dtype: str | None,
+    engine_layout: str,
 ) -> CacheResult:
     return compute(
         model,
@@ -58,7 +65,7 @@ def _calc(
         batch=batch,
         kv_dtype=kv_dtype,
         state_dtype=state_dtype,
-        engine=layout,
+        engine_layout=engine_layout,
     )
 
 
@@ -85,7 +92,7 @@ def as_json(result: CacheResult) -> dict[str, Any]:
     """The documented JSON shape of a calculation (exact integers; a fraction of a byte as "a/b")."""
     return {
         "model_type": result.model_type,
-        "layout": result.engine,
+        "layout": result.engine_layout,
         "context_tokens": result.context_tokens,
         "batch": result.batch,
         "kv_dtype": result.kv_dtype,

@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from registry.engine.compute import CacheResult, Ladder, compute, compute_ladder
 from registry.engine.engines import ENGINE_KEYS, get_engine
-from registry.engine.layout import Layout
-from registry.engine.variants import Fields, variant_layout
+from registry.engine.layers import LayerGroups
+from registry.engine.variants import Fields, variant_layer_groups
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ def reasons(result: CacheResult | Ladder) -> str | None:
     return "; ".join(parts) if parts else None
 
 
-def chart_contexts(layout: Layout) -> tuple[int, ...]:
+def chart_contexts(layout: LayerGroups) -> tuple[int, ...]:
     """1K, the standard ladder, and every window or chunk in between, where a chart's line bends."""
     contexts = {CHART_START, *STANDARD_CONTEXTS}
     top = max(contexts)
@@ -90,8 +90,8 @@ class StandardLadders:
     ladders: dict[tuple[str, str], Ladder | str]
     """By (engine layout, KV format): the ladder, or the engine's reason for giving none."""
 
-    def get(self, engine: str, kv_dtype: str) -> Ladder | str:
-        return self.ladders[engine, kv_dtype]
+    def get(self, engine_layout: str, kv_dtype: str) -> Ladder | str:
+        return self.ladders[engine_layout, kv_dtype]
 
     def headline(self, kv_dtype: str) -> Ladder | str:
         """The ladder under :data:`CHART_LAYOUT`."""
@@ -116,17 +116,23 @@ class ChartFigures:
     mha: Ladder | str | None
 
 
-def _ladder(layout: Layout, engine: str, kv_dtype: str, contexts: tuple[int, ...]) -> Ladder | str:
+def _ladder(
+    layout: LayerGroups, engine_layout: str, kv_dtype: str, contexts: tuple[int, ...]
+) -> Ladder | str:
     try:
-        return compute_ladder(layout, contexts, kv_dtype=kv_dtype, engine=engine)
+        return compute_ladder(layout, contexts, kv_dtype=kv_dtype, engine_layout=engine_layout)
     except ValueError as error:  # an unknown engine or format: a message, never an exception
         return str(error)
 
 
-def _groups(layout: Layout, engine: str) -> CacheResult | str:
+def _groups(layout: LayerGroups, engine_layout: str) -> CacheResult | str:
     try:
         return compute(
-            layout, context_tokens=STANDARD_CONTEXTS[0], engine=engine, include_mtp=True, traced=False
+            layout,
+            context_tokens=STANDARD_CONTEXTS[0],
+            engine_layout=engine_layout,
+            include_mtp=True,
+            traced=False,
         )
     except ValueError as error:
         return str(error)
@@ -150,56 +156,58 @@ class Figures:
         value: T = found
         return value
 
-    def standard(self, layout: Layout) -> StandardLadders:
+    def standard(self, layout: LayerGroups) -> StandardLadders:
         """Every engine layout and KV format at :data:`STANDARD_CONTEXTS`."""
         return self._once(
             ("standard", *_shape(layout)),
             lambda: StandardLadders(
                 {
-                    (engine, kv_dtype): _ladder(layout, engine, kv_dtype, STANDARD_CONTEXTS)
-                    for engine in ENGINE_LAYOUTS
+                    (engine_layout, kv_dtype): _ladder(layout, engine_layout, kv_dtype, STANDARD_CONTEXTS)
+                    for engine_layout in ENGINE_LAYOUTS
                     for kv_dtype in KV_DTYPES
                 }
             ),
         )
 
-    def groups(self, layout: Layout, engine: str) -> CacheResult | str:
+    def groups(self, layout: LayerGroups, engine_layout: str) -> CacheResult | str:
         """Each layer group's bf16 figures (multi-token-prediction groups too) under ``engine`` at the
         first standard context, without the trace: a model's ``layer_groups`` rows."""
-        return self._once(("groups", *_shape(layout), engine), lambda: _groups(layout, engine))
+        return self._once(("groups", *_shape(layout), engine_layout), lambda: _groups(layout, engine_layout))
 
-    def chart(self, layout: Layout, fields: Fields) -> ChartFigures:
+    def chart(self, layout: LayerGroups, fields: Fields) -> ChartFigures:
         """The memory chart's figures of a model of this layout and config fields."""
         try:
-            mha: Layout | None = variant_layout("mha-equivalent", layout, fields)
+            mha: LayerGroups | None = variant_layer_groups("mha-equivalent", layout, fields)
         except ValueError:
             mha = None  # a layout with no attention to widen has no MHA-equivalent line
         return self._once(("chart", *_shape(layout), mha), lambda: _chart(layout, mha))
 
-    def standard_point(self, layout: Layout) -> CacheResult:
+    def standard_point(self, layout: LayerGroups) -> CacheResult:
         """One sequence of :data:`HEADLINE_CONTEXT` tokens in bf16 under :data:`CHART_LAYOUT`, with
         its trace: the registry's standard point."""
         return self._once(
             ("point", layout),
-            lambda: compute(layout, context_tokens=HEADLINE_CONTEXT, engine=CHART_LAYOUT),
+            lambda: compute(layout, context_tokens=HEADLINE_CONTEXT, engine_layout=CHART_LAYOUT),
         )
 
-    def prepare(self, layouts: list[tuple[Layout, Fields]]) -> None:
+    def prepare(self, layouts: list[tuple[LayerGroups, Fields]]) -> None:
         """Make every figure the database and the pages ask of these models' geometries now: a
         process that forks workers after this shares them instead of making them again."""
         for layout, fields in layouts:
             self.standard(layout)
             self.chart(layout, fields)
-            for engine in ENGINE_LAYOUTS:
-                self.groups(layout, engine)
+            for engine_layout in ENGINE_LAYOUTS:
+                self.groups(layout, engine_layout)
 
 
-def _shape(layout: Layout) -> tuple[Any, ...]:
+def _shape(layout: LayerGroups) -> tuple[Any, ...]:
     """What a layout's figures depend on: its layer groups, not its name or notes."""
     return (layout.groups, layout.mtp_groups)
 
 
-def _chart(layout: Layout, mha: Layout | None) -> ChartFigures:
+def _chart(layout: LayerGroups, mha: LayerGroups | None) -> ChartFigures:
     contexts = chart_contexts(layout)
-    ladders = tuple((engine, _ladder(layout, engine, "bf16", contexts)) for engine in ENGINE_LAYOUTS)
+    ladders = tuple(
+        (engine_layout, _ladder(layout, engine_layout, "bf16", contexts)) for engine_layout in ENGINE_LAYOUTS
+    )
     return ChartFigures(contexts, ladders, None if mha is None else _ladder(mha, "ideal", "bf16", contexts))

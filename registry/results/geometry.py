@@ -11,9 +11,9 @@ from registry.engine.adapters import (
     UnsupportedModelType,
     geometry_fields,
 )
-from registry.engine.layout import Layout, LayoutError
+from registry.engine.layers import LayerGroups, LayerGroupsError
 from registry.engine.variants import Fields
-from registry.kinds.geometry import model_layout
+from registry.kinds.geometry import model_layer_groups
 from registry.kinds.records import Model
 
 ProblemKind = Literal["unsupported-model-type", "invalid-value", "missing-field", "layout"]
@@ -37,7 +37,7 @@ class LayoutProblem:
 class ModelGeometry:
     """A model's cache layout and config fields, or the problem that leaves it without a layout."""
 
-    layout: Layout | None
+    layout: LayerGroups | None
     fields: Fields
     derived: frozenset[str] = frozenset()
     """Field names the config does not state but :func:`geometry_fields` derives (``head_dim``)."""
@@ -55,19 +55,19 @@ def model_geometry(model: Model) -> ModelGeometry:
     """The model's geometry; a model that cannot be laid out gets its problem and the fields its config
     still gives."""
     try:
-        return _geometry(model_layout(model), model.config)
+        return _geometry(model_layer_groups(model), model.config)
     except UnsupportedModelType as error:
         problem = LayoutProblem("unsupported-model-type", "model_type", str(error), type(error).__name__)
     except ConfigValueError as error:  # a stated but impossible value is an error, not an unknown
         problem = LayoutProblem("invalid-value", error.field, str(error), type(error).__name__)
     except ConfigFieldError as error:
         problem = LayoutProblem("missing-field", error.field, str(error), type(error).__name__)
-    except LayoutError as error:
+    except LayerGroupsError as error:
         problem = LayoutProblem("layout", None, str(error), type(error).__name__)
     return ModelGeometry(None, _fields_of(model), problem=problem)
 
 
-def _geometry(layout: Layout, config: dict[str, Any] | None) -> ModelGeometry:
+def _geometry(layout: LayerGroups, config: dict[str, Any] | None) -> ModelGeometry:
     stated = {**(config or {}), **((config or {}).get("text_config") or {})}
     fields = geometry_fields(config or {})
     return ModelGeometry(layout, fields, frozenset(name for name in fields if name not in stated))

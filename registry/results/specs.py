@@ -21,7 +21,7 @@ def run_of(record: RunRecord) -> Run:
     return Run(
         context_tokens=parse_context(record.context_tokens),
         batch=record.batch,
-        engine=record.layout,
+        engine_layout=record.layout,
         kv_dtype=record.precision.kv_cache,
         state_dtype=record.precision.recurrent_state,
         model_dtype=model_dtype_of(record.precision.weights),

@@ -16,7 +16,7 @@ from registry.check.index import Entry, RegistryIndex
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult, compute
 from registry.engine.dtypes import get_dtype
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
 from registry.kinds.records import Hardware, Model
@@ -70,7 +70,7 @@ class RunResult:
     """Weights and cache against the named hardware; None without hardware, weights' size or cache."""
 
     @property
-    def layout(self) -> Layout | None:
+    def layout(self) -> LayerGroups | None:
         return None if self.geometry is None else self.geometry.layout
 
 
@@ -90,7 +90,7 @@ class Results:
 
     def prepare_figures(self) -> None:
         """Make every geometry's derived figures now (see :meth:`Figures.prepare`)."""
-        seen: dict[int, tuple[Layout, Any]] = {}
+        seen: dict[int, tuple[LayerGroups, Any]] = {}
         for geometry in self.models.values():
             if geometry.layout is not None:
                 seen.setdefault(id(geometry), (geometry.layout, geometry.fields))
@@ -156,14 +156,14 @@ def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry
     return RunResult(record.id, run, key, geometry, None, result, claims, fit)
 
 
-def _compute(layout: Layout, run: Run) -> CacheResult:
+def _compute(layout: LayerGroups, run: Run) -> CacheResult:
     return compute(
         layout,
         context_tokens=run.context_tokens,
         batch=run.batch,
         kv_dtype=run.kv_dtype,
         state_dtype=run.state_dtype,
-        engine=run.engine,
+        engine_layout=run.engine_layout,
         model_dtype=run.model_dtype,
     )
 
@@ -180,7 +180,7 @@ def _computed(make: Callable[[], CacheResult]) -> CacheResult | str:
 
 
 def _fit(
-    index: RegistryIndex, record: RunRecord, layout: Layout, run: Run, result: CacheResult | str
+    index: RegistryIndex, record: RunRecord, layout: LayerGroups, run: Run, result: CacheResult | str
 ) -> MemoryFit | None:
     hardware = index.get(record.hardware) if record.hardware else None
     model = index.get(record.model)
@@ -204,15 +204,15 @@ def _weights(entry: Entry, dtype: str | None) -> Fraction | None:
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
 
 
-def _least_cache(layout: Layout, run: Run, result: CacheResult | str) -> Fraction | None:
+def _least_cache(layout: LayerGroups, run: Run, result: CacheResult | str) -> Fraction | None:
     """The batch's cache under the run's engine layout (the run's own result), else under the ideal
     one: the architectural minimum is a lower bound whatever the engine, so the fit check holds either
     way."""
     if isinstance(result, CacheResult) and result.total_bytes is not None:
         return Fraction(result.total_bytes)
-    if run.engine == "ideal":
+    if run.engine_layout == "ideal":
         return None
-    ideal = _computed(lambda: _compute(layout, replace(run, engine="ideal")))
+    ideal = _computed(lambda: _compute(layout, replace(run, engine_layout="ideal")))
     if isinstance(ideal, str) or ideal.total_bytes is None:
         return None
     return Fraction(ideal.total_bytes)

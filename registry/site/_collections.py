@@ -229,14 +229,14 @@ HEADERS = {
         (2, 4, 5, 6, 7),
     ),
     "kv-efficiency": (
-        ["Record", "Model", "Layout", "KV", "Context", "Batch", "Claims", "Evidence"],
+        ["Record", "Model", "LayerGroups", "KV", "Context", "Batch", "Claims", "Evidence"],
         (4, 5),
     ),
     "benchmarks": (
-        ["Record", "Model", "Layout", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
+        ["Record", "Model", "LayerGroups", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
         (4, 5),
     ),
-    "engines": (["Engine", "Version", "Layout", "Capabilities"], (3,)),
+    "engines": (["Engine", "Version", "LayerGroups", "Capabilities"], (3,)),
     "hardware": (["Hardware", "Vendor", "Devices", "Memory per device", "Unit memory"], (2, 4)),
 }
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from registry.check.index import Entry
 from registry.engine.dtypes import bytes_per_element
-from registry.engine.layout import LayerGroup, Layout, Mechanism, Recurrent
+from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Recurrent
 from registry.engine.trace import layer_span
 from registry.kinds.records import Model
 from registry.site import _parts, _paths
@@ -80,7 +80,7 @@ def _chart(chart: Chart | None, page: str, files: dict[str, str]) -> Html:
     return element("div", link(address, image), class_="chart")
 
 
-def _identity(model: Model, layout: Layout | None) -> Html:
+def _identity(model: Model, layout: LayerGroups | None) -> Html:
     model_type = model.config.get("model_type") if model.config else None
     return _parts.fact_table(
         [
@@ -141,14 +141,14 @@ def _group_rows(groups: tuple[LayerGroup, ...], mtp: bool) -> Iterator[list[obje
         ]
 
 
-def _geometry(layout: Layout) -> Html:
+def _geometry(layout: LayerGroups) -> Html:
     rows = [*_group_rows(layout.groups, False), *_group_rows(layout.mtp_groups, True)]
     body = table(["Mechanism", "Layers", "Which", "Dimensions"], rows, numeric=(1,))
     notes = join([element("li", note) for note in layout.notes])
     return join([body, element("ul", notes, class_="layout-notes")]) if layout.notes else body
 
 
-def _hardware_section(context: SiteContext, page: str, model: Model, layout: Layout) -> str:
+def _hardware_section(context: SiteContext, page: str, model: Model, layout: LayerGroups) -> str:
     """Sequences of 128K that fit beside the model's weights in each hardware record's memory, one row
     per distinct memory size (the count depends on nothing else), with the records of that size named
     in the row."""

@@ -26,14 +26,14 @@ from registry.engine.formulas import (
     state_tensor_elements,
     window_tokens,
 )
-from registry.engine.layout import (
+from registry.engine.layers import (
     MECHANISM_TYPES,
     MLA,
     Attention,
-    Layout,
+    LayerGroups,
     Recurrent,
     StateTensor,
-    uniform_layout,
+    uniform_layer_groups,
 )
 from registry.engine.misapply import CATALOGUE
 from registry.engine.trace import number
@@ -69,7 +69,7 @@ class WorkedExample:
 
     title: str
     source: str
-    layout: Layout
+    layout: LayerGroups
     kv_dtype: str
     contexts: tuple[int, ...]
     note: str = ""
@@ -81,14 +81,14 @@ def worked_examples() -> tuple[WorkedExample, ...]:
         WorkedExample(
             "Standard KV cache: 32 layers, 8 KV heads, head size 128, BF16",
             COURSE,
-            uniform_layout("course-example", Attention(8, 128, 128), 32),
+            uniform_layer_groups("course-example", Attention(8, 128, 128), 32),
             "bf16",
             (4096, 131072),
         ),
         WorkedExample(
             "MLA: a latent of 512 values per token and layer, 32 layers, BF16",
             COURSE,
-            uniform_layout("course-example", MLA(512, 0), 32),
+            uniform_layer_groups("course-example", MLA(512, 0), 32),
             "bf16",
             (131072, 524288),
             "The lesson's latent has no decoupled RoPE key, so qk_rope_head_dim is 0 here.",
@@ -96,14 +96,16 @@ def worked_examples() -> tuple[WorkedExample, ...]:
         WorkedExample(
             "Fixed recurrent state: 32 layers of a 128 × 128 state, BF16",
             COURSE,
-            uniform_layout("course-example", Recurrent("course-state", (StateTensor("S", (128, 128)),)), 32),
+            uniform_layer_groups(
+                "course-example", Recurrent("course-state", (StateTensor("S", (128, 128)),)), 32
+            ),
             "bf16",
             (4096, 524288),
         ),
         WorkedExample(
             "The article's generic formula: 80 layers, a KV hidden dimension of 2048, FP16",
             ARTICLE,
-            uniform_layout("article-example", Attention(1, 2048, 2048), 80),
+            uniform_layer_groups("article-example", Attention(1, 2048, 2048), 80),
             "fp16",
             (4000,),
             "The article gives only the product kv_heads × head_dim = 2048; here it is one head of 2048.",
@@ -111,7 +113,7 @@ def worked_examples() -> tuple[WorkedExample, ...]:
         WorkedExample(
             "DeepSeek-V3's MLA: 61 layers, latent 512 plus a 64-value RoPE key, BF16",
             RECORD,
-            uniform_layout("deepseek-example", MLA(512, 64), 61),
+            uniform_layer_groups("deepseek-example", MLA(512, 64), 61),
             "bf16",
             (131072,),
         ),
@@ -121,7 +123,9 @@ def worked_examples() -> tuple[WorkedExample, ...]:
 def _example(example: WorkedExample) -> str:
     lines: list[str] = []
     for tokens in example.contexts:
-        result = compute(example.layout, context_tokens=tokens, kv_dtype=example.kv_dtype, engine="ideal")
+        result = compute(
+            example.layout, context_tokens=tokens, kv_dtype=example.kv_dtype, engine_layout="ideal"
+        )
         lines.extend(result.trace)
         lines.append("")
     parts: list[object] = [element("p", f"Geometry from {example.source}.")]

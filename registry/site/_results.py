@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from registry.engine.dtypes import bytes_per_element
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 from registry.engine.units import format_bytes, parse_quantity
 from registry.kinds.records import Benchmark, Hardware, KvEfficiency, Model
 from registry.results import (
@@ -56,7 +56,7 @@ MECHANISM_CLASSES = (
 """The colour classes of the charts, in legend order."""
 
 
-def mechanism_class(layout: Layout) -> str:
+def mechanism_class(layout: LayerGroups) -> str:
     """One word for how a model's cache grows, from the mechanisms of its layers.
 
     A recurrent layer next to any attention makes a *recurrent hybrid*; otherwise compressed attention,
@@ -78,7 +78,7 @@ def mechanism_class(layout: Layout) -> str:
 class ModelFacts:
     """A model's layout (or why it has none) and its headline figures under the chart's layout."""
 
-    layout: Layout | None
+    layout: LayerGroups | None
     problem: str | None
     mechanism: str | None
     per_token: int | Fraction | None

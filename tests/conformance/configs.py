@@ -1,7 +1,7 @@
 """Scaled-down configs, one or more per ``model_type``: few layers, tiny dims, the real mechanisms.
 
 Each builder returns a ``config.json``-shaped dict that both sides read: the registry's engine through
-``layout_from_config`` and transformers through ``AutoConfig.for_model``. Dimensions are tiny so that a
+``layer_groups_from_config`` and transformers through ``AutoConfig.for_model``. Dimensions are tiny so that a
 forward pass takes milliseconds, but every mechanism and layer pattern of the full-size models is kept:
 the same kinds of layers in an interleaved order, fewer K/V heads than query heads, an explicit
 ``head_dim`` that differs from ``hidden_size / heads`` where real configs carry one, windows and chunks

@@ -1,7 +1,7 @@
 """The engine's ``transformers`` layout, byte for byte against Hugging Face transformers on the CPU.
 
 For every ``model_type`` an adapter exists for and transformers implements, a scaled-down config of
-that type (:mod:`.configs`) is read twice: by ``layout_from_config`` and the engine, and by transformers,
+that type (:mod:`.configs`) is read twice: by ``layer_groups_from_config`` and the engine, and by transformers,
 which builds the model with random weights, runs a forward pass with the cache on, and hands back its
 cache object. Every tensor in that object is summed per layer (:mod:`.measure`) and must equal the
 engine's bytes for the same config, dtype, batch and sequence length, per layer, per layer group and in
@@ -19,8 +19,8 @@ import torch
 from huggingface_hub import constants as hub_constants
 from transformers import CONFIG_MAPPING, AutoConfig, AutoModelForCausalLM, __version__
 
-from registry.engine import CacheResult, Layout, compute
-from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layout_from_config
+from registry.engine import CacheResult, LayerGroups, compute
+from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.measure import cache_bytes
 
@@ -84,7 +84,7 @@ def _forward(model: torch.nn.Module, ids: torch.Tensor, cache: Any = None) -> An
         return model(input_ids=ids, cache=cache, use_cache=True).cache
 
 
-def _engine(case: Case, layout: Layout, tokens: int, dtype: str) -> CacheResult:
+def _engine(case: Case, layout: LayerGroups, tokens: int, dtype: str) -> CacheResult:
     """The engine's ``transformers`` layout for the same config, dtype, batch and length."""
     return compute(
         layout,
@@ -93,7 +93,7 @@ def _engine(case: Case, layout: Layout, tokens: int, dtype: str) -> CacheResult:
         kv_dtype=dtype,
         model_dtype=dtype,
         state_dtype=case.state_dtype(dtype),
-        engine="transformers",
+        engine_layout="transformers",
     )
 
 
@@ -143,7 +143,7 @@ def test_cases_reach_past_every_window() -> None:
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("case", _params(CASES))
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
-    layout = layout_from_config(case.config)
+    layout = layer_groups_from_config(case.config)
     cache = _forward(_model(case, dtype), _tokens(tokens, seed=tokens))
     measured = cache_bytes(cache, layout.num_layers)
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
@@ -153,7 +153,7 @@ def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -
 def test_decode_steps_match_the_engine(case: Case) -> None:
     """After each generated token, across the window boundary: the cache ``generate`` would hold."""
     dtype = "bf16"
-    layout = layout_from_config(case.config)
+    layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
     cache = _forward(model, _tokens(SHORT, seed=1))
     previous = sum(cache_bytes(cache, layout.num_layers))

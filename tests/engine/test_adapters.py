@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layout_from_config
-from registry.engine.layout import MLA, Attention, Chunked, Layout, Recurrent, Shared, SlidingWindow
+from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
+from registry.engine.layers import MLA, Attention, Chunked, LayerGroups, Recurrent, Shared, SlidingWindow
 
 CONFIGS = Path(__file__).parent / "configs"
 
@@ -23,7 +23,7 @@ def load(name: str) -> dict[str, Any]:
     return data
 
 
-def by_kind(layout: Layout) -> dict[str, int]:
+def by_kind(layout: LayerGroups) -> dict[str, int]:
     """Layer count per mechanism kind in the main stack."""
     counts: dict[str, int] = {}
     for group in layout.groups:
@@ -32,7 +32,7 @@ def by_kind(layout: Layout) -> dict[str, int]:
 
 
 def test_deepseek_v3_is_61_mla_layers_of_512_plus_64_and_one_mtp_layer() -> None:
-    layout = layout_from_config(load("deepseek-v3.json"))
+    layout = layer_groups_from_config(load("deepseek-v3.json"))
     assert layout.num_layers == 61
     assert [g.mechanism for g in layout.groups] == [
         MLA(kv_lora_rank=512, qk_rope_head_dim=64, num_heads=128, qk_nope_head_dim=128, v_head_dim=128)
@@ -41,12 +41,12 @@ def test_deepseek_v3_is_61_mla_layers_of_512_plus_64_and_one_mtp_layer() -> None
 
 
 def test_deepseek_v3_never_gets_the_gqa_reading_of_its_128_kv_heads() -> None:
-    mechanisms = layout_from_config(load("deepseek-v3.json")).mechanisms()
+    mechanisms = layer_groups_from_config(load("deepseek-v3.json")).mechanisms()
     assert not any(isinstance(m, Attention | SlidingWindow) for m in mechanisms)
 
 
 def test_gemma3_27b_reads_through_text_config_to_52_local_and_10_global_layers() -> None:
-    layout = layout_from_config(load("gemma-3-27b-it.json"))
+    layout = layer_groups_from_config(load("gemma-3-27b-it.json"))
     assert layout.model_type == "gemma3"
     assert by_kind(layout) == {"sliding-window": 52, "attention": 10}
     local, full = layout.groups
@@ -57,7 +57,7 @@ def test_gemma3_27b_reads_through_text_config_to_52_local_and_10_global_layers()
 
 
 def test_gemma3_explicit_head_dim_wins_over_hidden_size_by_heads() -> None:
-    layout = layout_from_config(load("gemma-3-27b-it.json"))
+    layout = layer_groups_from_config(load("gemma-3-27b-it.json"))
     # 5376 / 32 = 168 would be the derived (wrong) size; the config states 128.
     sizes = {
         g.mechanism.head_dim for g in layout.groups if isinstance(g.mechanism, Attention | SlidingWindow)
@@ -66,7 +66,7 @@ def test_gemma3_explicit_head_dim_wins_over_hidden_size_by_heads() -> None:
 
 
 def test_gpt_oss_120b_alternates_18_windowed_and_18_full_layers_of_head_dim_64() -> None:
-    layout = layout_from_config(load("gpt-oss-120b.json"))
+    layout = layer_groups_from_config(load("gpt-oss-120b.json"))
     assert by_kind(layout) == {"sliding-window": 18, "attention": 18}
     local, full = layout.groups
     assert local.mechanism == SlidingWindow(num_kv_heads=8, head_dim=64, v_head_dim=64, window=128)
@@ -86,7 +86,7 @@ def test_gpt_oss_120b_alternates_18_windowed_and_18_full_layers_of_head_dim_64()
 def test_full_attention_models_have_one_group_with_the_configs_kv_heads(
     name: str, layers: int, kv_heads: int, head_dim: int
 ) -> None:
-    layout = layout_from_config(load(name))
+    layout = layer_groups_from_config(load(name))
     assert [g.count for g in layout.groups] == [layers]
     expected = Attention(num_kv_heads=kv_heads, head_dim=head_dim, v_head_dim=head_dim)
     assert layout.groups[0].mechanism == expected
@@ -95,18 +95,18 @@ def test_full_attention_models_have_one_group_with_the_configs_kv_heads(
 def test_qwen2_5_window_is_ignored_because_use_sliding_window_is_false() -> None:
     config = load("qwen2.5-7b-instruct.json")
     assert config["sliding_window"] == 131072 and config["use_sliding_window"] is False
-    layout = layout_from_config(config)
+    layout = layer_groups_from_config(config)
     assert by_kind(layout) == {"attention": 28}
 
 
 def test_mistral_v0_3_null_window_means_full_attention() -> None:
-    layout = layout_from_config(load("mistral-7b-instruct-v0.3.json"))
+    layout = layer_groups_from_config(load("mistral-7b-instruct-v0.3.json"))
     assert by_kind(layout) == {"attention": 32}
     assert layout.notes == ()
 
 
 def test_qwen3_next_has_12_full_layers_and_36_gated_deltanet_layers() -> None:
-    layout = layout_from_config(load("qwen3-next-80b-a3b-thinking.json"))
+    layout = layer_groups_from_config(load("qwen3-next-80b-a3b-thinking.json"))
     assert by_kind(layout) == {"recurrent": 36, "attention": 12}
     linear, full = layout.groups
     assert full.layers == tuple(range(3, 48, 4))
@@ -118,7 +118,7 @@ def test_qwen3_next_has_12_full_layers_and_36_gated_deltanet_layers() -> None:
 
 
 def test_gemma3n_last_15_layers_share_the_last_earlier_cache_of_their_type() -> None:
-    layout = layout_from_config(load("defaults/gemma3n.json"))
+    layout = layer_groups_from_config(load("defaults/gemma3n.json"))
     assert layout.num_layers == 35
     sharing = {g.mechanism.source_layer: g.layers for g in layout.groups if isinstance(g.mechanism, Shared)}
     # first shared layer is 35 - 15 = 20; the last local layer before it is 18, the last global one 19
@@ -127,7 +127,7 @@ def test_gemma3n_last_15_layers_share_the_last_earlier_cache_of_their_type() -> 
 
 
 def test_llama4_scout_gives_36_chunked_and_12_global_nope_layers() -> None:
-    layout = layout_from_config(load("llama-4-scout-17b-16e-instruct.json"))
+    layout = layer_groups_from_config(load("llama-4-scout-17b-16e-instruct.json"))
     chunked, full = layout.groups
     assert chunked.mechanism == Chunked(num_kv_heads=8, head_dim=128, v_head_dim=128, chunk=8192)
     assert chunked.count == 36
@@ -135,7 +135,7 @@ def test_llama4_scout_gives_36_chunked_and_12_global_nope_layers() -> None:
 
 
 def test_kimi_k2_is_61_mla_layers_like_deepseek_v3() -> None:
-    layout = layout_from_config(load("kimi-k2-instruct.json"))
+    layout = layer_groups_from_config(load("kimi-k2-instruct.json"))
     assert [g.mechanism for g in layout.groups] == [
         MLA(kv_lora_rank=512, qk_rope_head_dim=64, num_heads=64, qk_nope_head_dim=128, v_head_dim=128)
     ]
@@ -143,12 +143,12 @@ def test_kimi_k2_is_61_mla_layers_like_deepseek_v3() -> None:
 
 
 def test_glm_4_7_uses_its_head_dim_of_128_not_5120_over_96() -> None:
-    layout = layout_from_config(load("glm-4.7-fp8.json"))
+    layout = layer_groups_from_config(load("glm-4.7-fp8.json"))
     assert [(g.count, g.mechanism) for g in layout.groups] == [(92, Attention(8, 128, 128))]
 
 
 def test_jamba_v0_1_defaults_put_attention_on_layers_4_12_20_28() -> None:
-    layout = layout_from_config(load("defaults/jamba.json"))
+    layout = layer_groups_from_config(load("defaults/jamba.json"))
     mamba, attention = layout.groups
     assert attention.layers == (4, 12, 20, 28)
     assert isinstance(mamba.mechanism, Recurrent) and mamba.count == 28
@@ -156,13 +156,13 @@ def test_jamba_v0_1_defaults_put_attention_on_layers_4_12_20_28() -> None:
 
 
 def test_falcon_7b_multi_query_keeps_one_kv_head_of_64() -> None:
-    layout = layout_from_config(load("defaults/falcon.json"))
+    layout = layer_groups_from_config(load("defaults/falcon.json"))
     assert layout.groups[0].mechanism == Attention(num_kv_heads=1, head_dim=64, v_head_dim=64)
     assert layout.num_layers == 32
 
 
 def test_minimax_class_default_alternates_full_then_lightning() -> None:
-    layout = layout_from_config(load("defaults/minimax.json"))
+    layout = layer_groups_from_config(load("defaults/minimax.json"))
     full, linear = layout.groups
     assert full.layers == tuple(range(0, 32, 2)) and linear.layers == tuple(range(1, 32, 2))
     assert isinstance(linear.mechanism, Recurrent)

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from registry.engine.adapters import geometry_fields, layout_from_config
+from registry.engine.adapters import geometry_fields, layer_groups_from_config
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim, show_value
-from registry.engine.layout import MLA, LayerGroup, Layout, Recurrent, StateTensor
+from registry.engine.layers import MLA, LayerGroup, LayerGroups, Recurrent, StateTensor
 from registry.engine.units import parse_quantity
 from registry.engine.variants import ClaimQuantity, Run
 
@@ -39,7 +39,7 @@ def check(
     quantity: ClaimQuantity, stated: str, *, model: str = "deepseek-v3", run: Run = RUN, **fields: Any
 ) -> ClaimVerdict:
     claim = ClaimSpec(quantity=quantity, stated=stated, **fields)
-    return check_claim(claim, layout_from_config(config(model)), geometry_fields(config(model)), run)
+    return check_claim(claim, layer_groups_from_config(config(model)), geometry_fields(config(model)), run)
 
 
 @pytest.mark.parametrize(
@@ -161,14 +161,14 @@ def test_an_unknown_variant_is_reported() -> None:
 
 def test_an_engine_layout_that_cannot_hold_the_dtype_is_unsupported() -> None:
     verdict = check(
-        "bytes_per_token", "35,136 B", run=Run(context_tokens=1, kv_dtype="fp8", engine="llama.cpp")
+        "bytes_per_token", "35,136 B", run=Run(context_tokens=1, kv_dtype="fp8", engine_layout="llama.cpp")
     )
     assert "fp8" in verdict.unsupported
     assert verdict.agrees is None
 
 
 def test_an_unknown_engine_layout_is_unsupported() -> None:
-    verdict = check("bytes_per_token", "70,272 B", run=Run(context_tokens=1, engine="trtllm"))
+    verdict = check("bytes_per_token", "70,272 B", run=Run(context_tokens=1, engine_layout="trtllm"))
     assert "trtllm" in verdict.unsupported
 
 
@@ -176,7 +176,7 @@ def test_an_unknown_dimension_makes_the_claim_not_computable() -> None:
     kda = Recurrent(
         "kda", (StateTensor("conv", (3, None), role="conv"), StateTensor("state", (96, 128, 128)))
     )
-    layout = Layout("explicit", (LayerGroup(kda, tuple(range(3))), LayerGroup(MLA(512, 64), (3, 4))))
+    layout = LayerGroups("explicit", (LayerGroup(kda, tuple(range(3))), LayerGroup(MLA(512, 64), (3, 4))))
     verdict = check_claim(ClaimSpec("bytes_per_sequence", "1 GiB"), layout, {}, RUN)
     assert verdict.engine_value is None
     assert "conv" in verdict.not_computable
@@ -185,7 +185,7 @@ def test_an_unknown_dimension_makes_the_claim_not_computable() -> None:
 
 def test_a_ratio_against_a_variant_without_per_token_cache_is_not_computable() -> None:
     kda = Recurrent("kda", (StateTensor("state", (96, 128, 128)),))
-    layout = Layout("explicit", (LayerGroup(kda, (0, 1)),))
+    layout = LayerGroups("explicit", (LayerGroup(kda, (0, 1)),))
     verdict = check_claim(ClaimSpec("ratio", "2x", variant="actual", versus="actual"), layout, {}, RUN)
     assert "no per-token cache" in verdict.not_computable
 

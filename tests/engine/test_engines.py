@@ -16,23 +16,25 @@ from registry.engine import (
     UnknownEngineError,
     compute,
     get_engine,
-    uniform_layout,
+    uniform_layer_groups,
 )
 
-FULL = uniform_layout("x", Attention(8, 128, 128), 1)  # 4,096 B per token in bf16
-DSV3 = uniform_layout("deepseek_v3", MLA(512, 64, num_heads=128, qk_nope_head_dim=128, v_head_dim=128), 61)
-DSV32 = uniform_layout(
+FULL = uniform_layer_groups("x", Attention(8, 128, 128), 1)  # 4,096 B per token in bf16
+DSV3 = uniform_layer_groups(
+    "deepseek_v3", MLA(512, 64, num_heads=128, qk_nope_head_dim=128, v_head_dim=128), 61
+)
+DSV32 = uniform_layer_groups(
     "deepseek_v32",
     MLA(512, 64, num_heads=128, qk_nope_head_dim=128, v_head_dim=128, index_head_dim=128, index_n_heads=64),
     61,
 )
-MAMBA2 = uniform_layout(
+MAMBA2 = uniform_layer_groups(
     "x", Recurrent("mamba2", (StateTensor("conv", (3, 100), role="conv"), StateTensor("ssm", (2, 4, 8)))), 1
 )
 
 
 def total(layout: object, engine: str, tokens: int, **kwargs: object) -> int | None:
-    return compute(layout, context_tokens=tokens, engine=engine, **kwargs).total_bytes  # type: ignore[arg-type]
+    return compute(layout, context_tokens=tokens, engine_layout=engine, **kwargs).total_bytes  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("key", ENGINE_KEYS)
@@ -64,32 +66,32 @@ def test_vllm_mla_uses_64_token_flashmla_blocks() -> None:
 
 
 def test_vllm_sliding_window_frees_only_whole_blocks_outside_the_window() -> None:
-    layout = uniform_layout("x", SlidingWindow(8, 128, 128, 4096), 1)
+    layout = uniform_layer_groups("x", SlidingWindow(8, 128, 128, 4096), 1)
     # t = 10,000: tokens below 10,000 - 4,095 = 5,905 are skipped; 369 whole blocks freed of 625.
     assert total(layout, "vllm", 10_000) == (625 - 369) * 16 * 4096
     assert total(layout, "vllm", 100) == 112 * 4096
 
 
 def test_vllm_chunked_attention_frees_previous_chunks() -> None:
-    layout = uniform_layout("llama4", Chunked(8, 128, 128, 8192), 1)
+    layout = uniform_layer_groups("llama4", Chunked(8, 128, 128, 8192), 1)
     assert total(layout, "vllm", 8200) == 16 * 4096  # one block of the new chunk
     assert total(layout, "vllm", 8192) == 0  # the finished chunk is already skipped
 
 
 def test_vllm_deepseek_v32_fp8_is_656_bytes_per_token_per_layer_plus_indexer() -> None:
-    result = compute(DSV32, context_tokens=64, engine="vllm", kv_dtype="fp8")
+    result = compute(DSV32, context_tokens=64, engine_layout="vllm", kv_dtype="fp8")
     assert result.bytes_per_token == 61 * 656 + 61 * (128 + 4)
     assert "per token = 61 × 656 = 40,016 B = 39.1 KiB" in result.trace
 
 
 def test_vllm_deepseek_v32_bf16_keeps_the_576_value_latent() -> None:
-    result = compute(DSV32, context_tokens=64, engine="vllm")
+    result = compute(DSV32, context_tokens=64, engine_layout="vllm")
     assert result.bytes_per_token == 61 * 576 * 2 + 61 * 132
 
 
 def test_vllm_mamba_state_follows_the_model_dtype_and_kda_state_is_fp32() -> None:
     assert total(MAMBA2, "vllm", 1) == (300 + 64) * 2
-    kda = uniform_layout(
+    kda = uniform_layer_groups(
         "x", Recurrent("kda", (StateTensor("conv", (3, 10), role="conv"), StateTensor("S", (4, 4)))), 1
     )
     assert total(kda, "vllm", 1) == 30 * 2 + 16 * 4
@@ -97,7 +99,7 @@ def test_vllm_mamba_state_follows_the_model_dtype_and_kda_state_is_fp32() -> Non
 
 
 def test_vllm_refuses_llama_cpp_block_formats() -> None:
-    result = compute(FULL, context_tokens=1, engine="vllm", kv_dtype="q8_0")
+    result = compute(FULL, context_tokens=1, engine_layout="vllm", kv_dtype="q8_0")
     assert result.total_bytes is None
     assert not result.groups[0].supported
     assert "no q8_0 layout" in result.groups[0].reason
@@ -108,7 +110,7 @@ def test_vllm_refuses_llama_cpp_block_formats() -> None:
 
 def test_sglang_holds_exactly_t_slots_and_the_window() -> None:
     assert total(FULL, "sglang", 17) == 17 * 4096
-    window = uniform_layout("x", SlidingWindow(8, 128, 128, 4096), 1)
+    window = uniform_layer_groups("x", SlidingWindow(8, 128, 128, 4096), 1)
     assert total(window, "sglang", 10_000) == 4096 * 4096
 
 
@@ -117,7 +119,7 @@ def test_sglang_state_is_bf16_conv_and_fp32_ssm() -> None:
 
 
 def test_sglang_deepseek_v32_fp8_record() -> None:
-    assert compute(DSV32, context_tokens=1, engine="sglang", kv_dtype="fp8").bytes_per_token == 61 * (
+    assert compute(DSV32, context_tokens=1, engine_layout="sglang", kv_dtype="fp8").bytes_per_token == 61 * (
         656 + 132
     )
 
@@ -136,14 +138,14 @@ def test_llama_cpp_q8_0_and_q4_0_rows_carry_their_scales() -> None:
 
 
 def test_llama_cpp_block_format_needs_whole_blocks_per_row() -> None:
-    odd = uniform_layout("x", Attention(1, 80, 80), 1)
-    result = compute(odd, context_tokens=1, engine="llama.cpp", kv_dtype="q8_0")
+    odd = uniform_layer_groups("x", Attention(1, 80, 80), 1)
+    result = compute(odd, context_tokens=1, engine_layout="llama.cpp", kv_dtype="q8_0")
     assert result.total_bytes is None
     assert "32-value blocks" in result.not_computable[0]
 
 
 def test_llama_cpp_swa_cache_is_window_plus_ubatch_padded() -> None:
-    layout = uniform_layout("x", SlidingWindow(8, 128, 128, 4096), 1)
+    layout = uniform_layer_groups("x", SlidingWindow(8, 128, 128, 4096), 1)
     assert total(layout, "llama.cpp", 100_000) == 4608 * 4096  # GGML_PAD(4,096 + 512, 256)
     assert total(layout, "llama.cpp", 1000) == 1024 * 4096
 
@@ -154,14 +156,14 @@ def test_llama_cpp_mla_caches_k_only_and_state_in_fp32() -> None:
 
 
 def test_llama_cpp_has_no_fp8_cache() -> None:
-    assert not compute(FULL, context_tokens=1, engine="llama.cpp", kv_dtype="fp8").groups[0].supported
+    assert not compute(FULL, context_tokens=1, engine_layout="llama.cpp", kv_dtype="fp8").groups[0].supported
 
 
 # ---------------------------------------------------------------- transformers
 
 
 def test_transformers_4_caches_expanded_per_head_k_and_v_for_deepseek() -> None:
-    result = compute(DSV3, context_tokens=1, engine="transformers@4")
+    result = compute(DSV3, context_tokens=1, engine_layout="transformers@4")
     assert result.bytes_per_token == 61 * 128 * ((128 + 64) + 128) * 2
     assert (
         "expanded K + V per token = 61 × 128 × (128 + 64 + 128) × 2 = 4,997,120 B = 4.8 MiB" in result.trace
@@ -178,17 +180,17 @@ def test_transformers_4_caches_expanded_per_head_k_and_v_for_deepseek() -> None:
     ],
 )
 def test_transformers_5_caches_the_latent_from_5_15(key: str, expected: int) -> None:
-    assert compute(DSV3, context_tokens=1, engine=key).bytes_per_token == expected
+    assert compute(DSV3, context_tokens=1, engine_layout=key).bytes_per_token == expected
 
 
 def test_transformers_expanded_layout_needs_the_head_fields() -> None:
-    bare = uniform_layout("x", MLA(512, 64), 2)
-    result = compute(bare, context_tokens=1, engine="transformers@4")
+    bare = uniform_layer_groups("x", MLA(512, 64), 2)
+    result = compute(bare, context_tokens=1, engine_layout="transformers@4")
     assert "num_heads, qk_nope_head_dim, v_head_dim are unknown" in result.not_computable[0]
 
 
 def test_transformers_sliding_window_keeps_window_minus_one() -> None:
-    layout = uniform_layout("x", SlidingWindow(8, 128, 128, 4096), 1)
+    layout = uniform_layer_groups("x", SlidingWindow(8, 128, 128, 4096), 1)
     assert total(layout, "transformers", 10_000) == 4095 * 4096
     assert total(layout, "transformers", 100) == 100 * 4096
 
@@ -198,14 +200,14 @@ def test_transformers_conv_state_keeps_the_whole_kernel() -> None:
 
 
 def test_transformers_kda_state_is_fp32_and_other_states_need_a_dtype() -> None:
-    kda = uniform_layout("kimi_linear", Recurrent("kda", (StateTensor("S", (4, 4)),)), 1)
+    kda = uniform_layer_groups("kimi_linear", Recurrent("kda", (StateTensor("S", (4, 4)),)), 1)
     assert total(kda, "transformers", 1) == 16 * 4
-    result = compute(MAMBA2, context_tokens=1, engine="transformers")
+    result = compute(MAMBA2, context_tokens=1, engine_layout="transformers")
     assert "state dtype is unknown" in result.not_computable[0]
 
 
 def test_transformers_4_has_no_deepseek_v32() -> None:
-    result = compute(DSV32, context_tokens=1, engine="transformers@4")
+    result = compute(DSV32, context_tokens=1, engine_layout="transformers@4")
     assert "deepseek_v32" in result.groups[0].reason
 
 
@@ -214,8 +216,8 @@ def test_transformers_4_has_no_deepseek_v32() -> None:
 
 @pytest.mark.parametrize("engine", ["vllm", "sglang", "llama.cpp", "transformers", "transformers@4"])
 def test_compressed_attention_is_not_supported_outside_ideal(engine: str) -> None:
-    layout = uniform_layout("deepseek_v4", Compressed("csa", 4, Attention(1, 512, 0), window=128), 2)
-    result = compute(layout, context_tokens=1000, engine=engine)
+    layout = uniform_layer_groups("deepseek_v4", Compressed("csa", 4, Attention(1, 512, 0), window=128), 2)
+    result = compute(layout, context_tokens=1000, engine_layout=engine)
     assert result.total_bytes is None
     assert result.groups[0].supported is False
     assert result.groups[0].bytes_at_context is None
@@ -223,5 +225,5 @@ def test_compressed_attention_is_not_supported_outside_ideal(engine: str) -> Non
 
 
 def test_ideal_supports_every_mechanism() -> None:
-    layout = uniform_layout("deepseek_v4", Compressed("csa", 4, Attention(1, 512, 0), window=128), 2)
+    layout = uniform_layer_groups("deepseek_v4", Compressed("csa", 4, Attention(1, 512, 0), window=128), 2)
     assert compute(layout, context_tokens=1000).total_bytes == 2 * (250 + 128) * 1024

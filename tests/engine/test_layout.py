@@ -9,16 +9,16 @@ from registry.engine import (
     Attention,
     Compressed,
     LayerGroup,
-    Layout,
-    LayoutError,
+    LayerGroups,
+    LayerGroupsError,
     NoCache,
     Recurrent,
     Shared,
     SlidingWindow,
     StateTensor,
     group_layers,
-    layout_from_layers,
-    uniform_layout,
+    layer_groups_from_layers,
+    uniform_layer_groups,
 )
 
 FULL = Attention(8, 128, 128)
@@ -38,13 +38,13 @@ def test_same_type_with_different_dimensions_are_different_groups() -> None:
 
 def test_mtp_layers_are_numbered_after_the_stack_and_not_counted() -> None:
     mla = MLA(512, 64)
-    layout = layout_from_layers("deepseek_v3", [mla] * 3, mtp=[mla])
+    layout = layer_groups_from_layers("deepseek_v3", [mla] * 3, mtp=[mla])
     assert layout.num_layers == 3
     assert layout.mtp_groups[0].layers == (3,)
 
 
 def test_mechanisms_read_back_by_layer_index() -> None:
-    layout = layout_from_layers("gemma", [LOCAL, FULL, NoCache()])
+    layout = layer_groups_from_layers("gemma", [LOCAL, FULL, NoCache()])
     assert layout.mechanisms() == (LOCAL, FULL, NoCache())
 
 
@@ -61,23 +61,23 @@ def test_mechanisms_read_back_by_layer_index() -> None:
         lambda: LayerGroup(FULL, ()),
         lambda: LayerGroup(FULL, (0, 0)),
         lambda: LayerGroup("attention", (0,)),  # type: ignore[arg-type]
-        lambda: uniform_layout("x", FULL, 0),
+        lambda: uniform_layer_groups("x", FULL, 0),
     ],
 )
 def test_bad_layouts_are_refused(build: object) -> None:
-    with pytest.raises(LayoutError):
+    with pytest.raises(LayerGroupsError):
         build()  # type: ignore[operator]
 
 
 def test_a_layer_in_two_groups_is_refused() -> None:
-    with pytest.raises(LayoutError, match="layer 1 appears in more than one group"):
-        Layout("x", (LayerGroup(FULL, (0, 1)), LayerGroup(LOCAL, (1, 2))))
+    with pytest.raises(LayerGroupsError, match="layer 1 appears in more than one group"):
+        LayerGroups("x", (LayerGroup(FULL, (0, 1)), LayerGroup(LOCAL, (1, 2))))
 
 
 def test_unknown_sizes_are_allowed_and_kept() -> None:
     mechanism = Attention(None, 128, None)
     assert mechanism.num_kv_heads is None
-    assert uniform_layout("x", mechanism, 2).num_layers == 2
+    assert uniform_layer_groups("x", mechanism, 2).num_layers == 2
 
 
 def test_mechanisms_are_hashable_values() -> None:

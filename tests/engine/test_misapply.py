@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from registry.engine.adapters import geometry_fields, layout_from_config
+from registry.engine.adapters import geometry_fields, layer_groups_from_config
 from registry.engine.misapply import (
     BY_NAME,
     CATALOGUE,
@@ -22,7 +22,7 @@ from registry.engine.misapply import (
     explain,
 )
 from registry.engine.units import parse_quantity
-from registry.engine.variants import ClaimQuantity, Run, measure, variant_layout
+from registry.engine.variants import ClaimQuantity, Run, measure, variant_layer_groups
 
 MODELS = Path(__file__).resolve().parents[2] / "records" / "models"
 
@@ -34,9 +34,9 @@ def config(name: str) -> dict[str, Any]:
 
 
 def side(model: str, variant: str = "actual", run: Run | None = None) -> Side:
-    layout = layout_from_config(config(model))
+    layout = layer_groups_from_config(config(model))
     fields = geometry_fields(config(model))
-    built = variant_layout(variant, layout, fields)
+    built = variant_layer_groups(variant, layout, fields)
     return Side(variant, built, layout, fields, run or Run(context_tokens=131072, model_dtype="bf16"))
 
 
@@ -156,7 +156,7 @@ def test_indexer_omitted_and_fp8_mla_at_one_byte_in_an_engine_layout() -> None:
     ideal = Run(context_tokens=1, kv_dtype="bf16")
     latent_only = layers * (rank + rope) * 2
     assert named("deepseek-v3.2", "bytes_per_token", f"{latent_only:,} B", run=ideal) == "indexer-omitted"
-    vllm = Run(context_tokens=1, kv_dtype="fp8", engine="vllm")
+    vllm = Run(context_tokens=1, kv_dtype="fp8", engine_layout="vllm")
     one_byte = layers * (rank + rope + c["index_head_dim"]) * 1
     assert named("deepseek-v3.2", "bytes_per_token", f"{one_byte:,} B", run=vllm) == "fp8-mla-at-one-byte"
 
@@ -195,7 +195,7 @@ def test_block_quantized_cache_without_its_scales() -> None:
     c = config("llama-3.1-8b")
     head = c["hidden_size"] // c["num_attention_heads"]
     values = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head
-    run = Run(context_tokens=1, kv_dtype="q8_0", engine="llama.cpp")
+    run = Run(context_tokens=1, kv_dtype="q8_0", engine_layout="llama.cpp")
     assert named("llama-3.1-8b", "bytes_per_token", f"{values:,} B", run=run) == "quant-scales-ignored"
 
 

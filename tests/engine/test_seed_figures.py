@@ -17,20 +17,20 @@ from registry.engine import (
     StateTensor,
     compute,
     per_token_bytes,
-    uniform_layout,
+    uniform_layer_groups,
 )
 from registry.engine.units import parse_quantity
 
 KIB, MIB, GIB = 2**10, 2**20, 2**30
 
-COURSE = uniform_layout("course", Attention(num_kv_heads=8, head_dim=128, v_head_dim=128), 32)
+COURSE = uniform_layer_groups("course", Attention(num_kv_heads=8, head_dim=128, v_head_dim=128), 32)
 # Latent width ÷ 4: the standard cache holds 2 × 8 × 128 = 2,048 values per layer and token; the
 # course's MLA keeps a 512-value latent c_t and nothing else.
-COURSE_MLA = uniform_layout("course-mla", MLA(kv_lora_rank=512, qk_rope_head_dim=0), 32)
-COURSE_STATE = uniform_layout("course-state", Recurrent("linear", (StateTensor("S", (128, 128)),)), 32)
+COURSE_MLA = uniform_layer_groups("course-mla", MLA(kv_lora_rank=512, qk_rope_head_dim=0), 32)
+COURSE_STATE = uniform_layer_groups("course-state", Recurrent("linear", (StateTensor("S", (128, 128)),)), 32)
 # Seed 000's "KV hidden dimension of 2048" is kv_heads × head_dim; 16 × 128 is one such split.
-ARTICLE = uniform_layout("article", Attention(num_kv_heads=16, head_dim=128, v_head_dim=128), 80)
-DEEPSEEK_V3 = uniform_layout(
+ARTICLE = uniform_layer_groups("article", Attention(num_kv_heads=16, head_dim=128, v_head_dim=128), 80)
+DEEPSEEK_V3 = uniform_layer_groups(
     "deepseek_v3",
     MLA(kv_lora_rank=512, qk_rope_head_dim=64, num_heads=128, qk_nope_head_dim=128, v_head_dim=128),
     61,

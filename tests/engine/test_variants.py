@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from registry.engine.adapters import geometry_fields, layout_from_config
-from registry.engine.layout import Layout, NoCache, Recurrent
+from registry.engine.adapters import geometry_fields, layer_groups_from_config
+from registry.engine.layers import LayerGroups, NoCache, Recurrent
 from registry.engine.variants import (
     VARIANTS,
     Run,
     UnknownVariant,
     measure,
-    variant_layout,
+    variant_layer_groups,
 )
 
 MODELS = Path(__file__).resolve().parents[2] / "records" / "models"
@@ -31,14 +31,14 @@ def config(name: str) -> dict[str, Any]:
 
 
 def per_token(name: str, variant: str, run: Run | None = None) -> Fraction | None:
-    layout = layout_from_config(config(name))
-    built = variant_layout(variant, layout, geometry_fields(config(name)))
+    layout = layer_groups_from_config(config(name))
+    built = variant_layer_groups(variant, layout, geometry_fields(config(name)))
     return measure(built, run or Run(context_tokens=1), "bytes_per_token").value
 
 
 def test_actual_is_the_layout_itself() -> None:
-    layout = layout_from_config(config("deepseek-v3"))
-    assert variant_layout("actual", layout, geometry_fields(config("deepseek-v3"))) is layout
+    layout = layer_groups_from_config(config("deepseek-v3"))
+    assert variant_layer_groups("actual", layout, geometry_fields(config("deepseek-v3"))) is layout
 
 
 def test_mha_equivalent_of_mla_uses_the_real_k_and_v_head_sizes() -> None:
@@ -84,10 +84,12 @@ def test_naive_gqa_charges_a_hybrids_recurrent_layers_like_attention() -> None:
 def test_no_window_charges_sliding_layers_the_full_context() -> None:
     c = config("mistral-7b-v0.1")
     context = 4 * c["sliding_window"]
-    layout = layout_from_config(c)
+    layout = layer_groups_from_config(c)
     run = Run(context_tokens=context)
     windowed = measure(layout, run, "bytes_per_sequence").value
-    full = measure(variant_layout("no-window", layout, geometry_fields(c)), run, "bytes_per_sequence").value
+    full = measure(
+        variant_layer_groups("no-window", layout, geometry_fields(c)), run, "bytes_per_sequence"
+    ).value
     head = c["hidden_size"] // c["num_attention_heads"]
     per_token_bytes = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head * 2
     assert windowed == c["sliding_window"] * per_token_bytes
@@ -96,8 +98,8 @@ def test_no_window_charges_sliding_layers_the_full_context() -> None:
 
 def test_attention_only_drops_the_recurrent_state_and_keeps_the_attention_cache() -> None:
     c = config("qwen3-next-80b-a3b")
-    layout = layout_from_config(c)
-    only = variant_layout("attention-only", layout, geometry_fields(c))
+    layout = layer_groups_from_config(c)
+    only = variant_layer_groups("attention-only", layout, geometry_fields(c))
     run = Run(context_tokens=4096, model_dtype="bf16")
     assert any(isinstance(g.mechanism, Recurrent) for g in layout.groups)
     assert all(not isinstance(g.mechanism, Recurrent) for g in only.groups)
@@ -108,14 +110,14 @@ def test_attention_only_drops_the_recurrent_state_and_keeps_the_attention_cache(
 
 
 def test_an_unknown_variant_lists_the_defined_ones() -> None:
-    layout = layout_from_config(config("llama-3.1-8b"))
+    layout = layer_groups_from_config(config("llama-3.1-8b"))
     with pytest.raises(UnknownVariant, match="mha-equivalent"):
-        variant_layout("mqa-equivalent", layout, {})
+        variant_layer_groups("mqa-equivalent", layout, {})
 
 
 def test_a_counterfactual_without_the_config_field_it_needs_is_not_computable() -> None:
-    layout: Layout = layout_from_config(config("llama-3.1-8b"))
-    mha = variant_layout("mha-equivalent", layout, {})
+    layout: LayerGroups = layer_groups_from_config(config("llama-3.1-8b"))
+    mha = variant_layer_groups("mha-equivalent", layout, {})
     measured = measure(mha, Run(context_tokens=1), "bytes_per_token")
     assert measured.value is None
     assert "num_kv_heads" in measured.reason
@@ -129,7 +131,7 @@ def test_every_variant_is_documented_once() -> None:
 
 
 def test_quantities_scale_with_batch_and_context_as_defined() -> None:
-    layout = layout_from_config(config("llama-3.1-8b"))
+    layout = layer_groups_from_config(config("llama-3.1-8b"))
     one = measure(layout, Run(context_tokens=1000), "bytes_per_sequence").value
     per = measure(layout, Run(context_tokens=1000), "bytes_per_token").value
     total = measure(layout, Run(context_tokens=1000, batch=3), "bytes_total").value

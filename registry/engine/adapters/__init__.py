@@ -1,4 +1,4 @@
-"""Config adapters: a published ``config.json`` in, a normalized :class:`~registry.engine.layout.Layout` out.
+"""Config adapters: a published ``config.json`` in, a normalized :class:`~registry.engine.layers.LayerGroups` out.
 
 One adapter per ``model_type`` family, each following the semantics of a named transformers or vLLM
 file (cited in its module). Every adapter resolves the mechanism of each layer first (``layer_types``,
@@ -45,9 +45,9 @@ from registry.engine.adapters._config import (
     merged_fields,
     read_config,
 )
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 
-Adapter = Callable[[ConfigView], Layout]
+Adapter = Callable[[ConfigView], LayerGroups]
 
 _ADAPTERS: dict[str, Adapter] = {
     "llama": dense.plain,
@@ -98,7 +98,7 @@ def _wrapped_model_type(config: Mapping[str, Any]) -> str | None:
     return inner if isinstance(inner, str) else None
 
 
-def layout_from_config(config: Mapping[str, Any]) -> Layout:
+def layer_groups_from_config(config: Mapping[str, Any]) -> LayerGroups:
     """The cache layout of the model a ``config.json`` describes.
 
     A wrapper whose own ``model_type`` has no adapter (LLaVA-style multimodal models) is read through
@@ -155,5 +155,5 @@ __all__ = [
     "ConfigValueError",
     "UnsupportedModelType",
     "geometry_fields",
-    "layout_from_config",
+    "layer_groups_from_config",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
-from registry.engine.layout import Attention, Layout, Mechanism, SlidingWindow, layout_from_layers
+from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow, layer_groups_from_layers
 
 FULL = "full"
 SLIDING = "sliding"
@@ -120,6 +120,6 @@ def every_nth(count: int, period: int, nth: str, other: str) -> list[str]:
     return [nth if (index + 1) % period == 0 else other for index in range(count)]
 
 
-def build(view: ConfigView, mechanisms: Sequence[Mechanism], mtp: Sequence[Mechanism] = ()) -> Layout:
+def build(view: ConfigView, mechanisms: Sequence[Mechanism], mtp: Sequence[Mechanism] = ()) -> LayerGroups:
     """The layout, numbered 0..n-1, with any multi-token-prediction layers after the stack."""
-    return layout_from_layers(view.model_type, mechanisms, mtp=mtp, notes=view.notes)
+    return layer_groups_from_layers(view.model_type, mechanisms, mtp=mtp, notes=view.notes)

@@ -9,7 +9,7 @@ that keeps the full ``kernel`` width holds slightly more.
 
 from __future__ import annotations
 
-from registry.engine.layout import Recurrent, StateTensor
+from registry.engine.layers import Recurrent, StateTensor
 
 
 def _conv(kernel: int, channels: int) -> StateTensor:

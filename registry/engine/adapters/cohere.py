@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from registry.engine.adapters._config import ConfigView
 from registry.engine.adapters.gemma import local_global
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 
 
-def cohere2(view: ConfigView) -> Layout:
+def cohere2(view: ConfigView) -> LayerGroups:
     """Three sliding-window layers per full layer unless the config says otherwise."""
     return local_global(view, pattern=4, window=4096, source="Cohere2Config")

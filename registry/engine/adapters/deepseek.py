@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from registry.engine.adapters._common import at_most_max_layers, build, num_layers
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import MLA, Layout
+from registry.engine.layers import MLA, LayerGroups
 
 
 def _mla(view: ConfigView, *, indexer: bool) -> MLA:
@@ -30,17 +30,17 @@ def _mla(view: ConfigView, *, indexer: bool) -> MLA:
     )
 
 
-def _layout(view: ConfigView, mla: MLA) -> Layout:
+def _layout(view: ConfigView, mla: MLA) -> LayerGroups:
     mtp = view.int_or_none("num_nextn_predict_layers", minimum=0) or 0
     mtp = at_most_max_layers(view, "num_nextn_predict_layers", mtp)
     return build(view, [mla] * num_layers(view), mtp=[mla] * mtp)
 
 
-def deepseek(view: ConfigView) -> Layout:
+def deepseek(view: ConfigView) -> LayerGroups:
     """MLA on all ``num_hidden_layers`` (``deepseek_v2``, ``deepseek_v3``, ``kimi_k2``)."""
     return _layout(view, _mla(view, indexer=False))
 
 
-def deepseek_v32(view: ConfigView) -> Layout:
+def deepseek_v32(view: ConfigView) -> LayerGroups:
     """MLA plus the DeepSeek Sparse Attention indexer's key cache on every layer."""
     return _layout(view, _mla(view, indexer=True))

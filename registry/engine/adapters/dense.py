@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from registry.engine.adapters._common import at_most_max_layers, build, full_attention, num_layers
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 
 
-def plain(view: ConfigView) -> Layout:
+def plain(view: ConfigView) -> LayerGroups:
     """Every layer full attention (``llama``, ``granite``, ``olmo2``, ``cohere``)."""
     return build(view, [full_attention(view)] * num_layers(view))
 
 
-def glm4_moe(view: ConfigView) -> Layout:
+def glm4_moe(view: ConfigView) -> LayerGroups:
     """GLM-4.5 (``glm4_moe``): full attention everywhere, plus ``num_nextn_predict_layers`` MTP layers.
 
     vLLM's ``glm4_moe_mtp.py`` builds each MTP layer as another ``Glm4MoeDecoderLayer``, so an MTP

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from registry.engine.adapters._common import build, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import Attention, Layout
+from registry.engine.layers import Attention, LayerGroups
 
 
 def _kv_heads(view: ConfigView, heads: int) -> int:
@@ -28,7 +28,7 @@ def _kv_heads(view: ConfigView, heads: int) -> int:
     return 1 if multi_query in (None, True) else heads
 
 
-def falcon(view: ConfigView) -> Layout:
+def falcon(view: ConfigView) -> LayerGroups:
     """Every layer full attention with the flag-selected number of K/V heads."""
     layers = num_layers(view, "n_layer")
     heads = view.require_int("num_attention_heads", "n_head")

@@ -23,14 +23,14 @@ from registry.engine.adapters._common import (
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import Layout, Mechanism
+from registry.engine.layers import LayerGroups, Mechanism
 
 _GEMMA_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 
 def local_global(
     view: ConfigView, *, pattern: int, window: int, source: str, pattern_source: str | None = None
-) -> Layout:
+) -> LayerGroups:
     """Sliding-window layers with a global layer every ``pattern`` layers, unless ``layer_types`` says.
 
     ``pattern`` and ``window`` are the configuration class defaults, used only when the config lacks
@@ -52,7 +52,7 @@ def local_global(
     return build(view, [by_kind[kind] for kind in kinds])
 
 
-def gemma2(view: ConfigView) -> Layout:
+def gemma2(view: ConfigView) -> LayerGroups:
     """Gemma 2: alternating local (even layers) and global (odd layers); ``Gemma2Config`` window 4096."""
     return local_global(
         view, pattern=2, window=4096, source="Gemma2Config", pattern_source="Gemma 2 alternating-layer"
@@ -65,7 +65,7 @@ Published Gemma 3 configs may leave them out of ``text_config`` (the 4B checkpoi
 then lays the model out with these values."""
 
 
-def gemma3(view: ConfigView) -> Layout:
+def gemma3(view: ConfigView) -> LayerGroups:
     """Gemma 3: five local layers per global one by default; ``Gemma3TextConfig`` window 4096; head
     fields the config leaves out take the class defaults, as transformers does (each one noted)."""
     missing = {name: value for name, value in GEMMA3_TEXT_DEFAULTS.items() if not view.contains(name)}

@@ -22,7 +22,7 @@ from registry.engine.adapters._common import (
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import Layout, Mechanism, Shared
+from registry.engine.layers import LayerGroups, Mechanism, Shared
 
 _KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
@@ -35,7 +35,7 @@ def _producers(kinds: list[str], first_shared: int) -> dict[str, int]:
     return producers
 
 
-def gemma3n(view: ConfigView) -> Layout:
+def gemma3n(view: ConfigView) -> LayerGroups:
     """Local and global layers; the shared tail becomes :class:`Shared` layers pointing at producers."""
     count = num_layers(view)
     kinds = explicit_layer_types(view, _KINDS, count) or every_nth(count, 5, FULL, SLIDING)

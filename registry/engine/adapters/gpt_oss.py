@@ -20,12 +20,12 @@ from registry.engine.adapters._common import (
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import Layout, Mechanism
+from registry.engine.layers import LayerGroups, Mechanism
 
 _KINDS = {"full_attention": FULL, "sliding_attention": SLIDING}
 
 
-def gpt_oss(view: ConfigView) -> Layout:
+def gpt_oss(view: ConfigView) -> LayerGroups:
     """Sliding and full layers as ``layer_types`` (or the alternating default) says."""
     count = num_layers(view)
     kinds = explicit_layer_types(view, _KINDS, count) or every_nth(count, 2, FULL, SLIDING)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from registry.engine.adapters import _state
 from registry.engine.adapters._common import build, full_attention, num_layers, sliding_attention
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import Layout, Mechanism
+from registry.engine.layers import LayerGroups, Mechanism
 
 _SOURCE = "JambaConfig"
 
@@ -45,7 +45,7 @@ def _attention(view: ConfigView) -> Mechanism:
     return full_attention(view) if window is None else sliding_attention(view, window)
 
 
-def jamba(view: ConfigView) -> Layout:
+def jamba(view: ConfigView) -> LayerGroups:
     """Attention layers at ``offset`` modulo ``period``, Mamba layers everywhere else."""
     count = num_layers(view)
     types = block_types(view, count, ("attention", "mamba"))

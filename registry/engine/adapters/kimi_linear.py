@@ -16,7 +16,7 @@ from __future__ import annotations
 from registry.engine.adapters import _state
 from registry.engine.adapters._common import build, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import MLA, Layout, Mechanism
+from registry.engine.layers import MLA, LayerGroups, Mechanism
 
 
 def _zero_based(view: ConfigView, name: str, count: int) -> set[int]:
@@ -50,7 +50,7 @@ def _kda_indices(linear: ConfigView, count: int) -> set[int]:
     return kda
 
 
-def kimi_linear(view: ConfigView) -> Layout:
+def kimi_linear(view: ConfigView) -> LayerGroups:
     """KDA layers from ``kda_layers``; every other layer is MLA."""
     count = num_layers(view)
     linear = view.sub("linear_attn_config")

@@ -24,7 +24,7 @@ from registry.engine.adapters._common import (
     num_layers,
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import Chunked, Layout, Mechanism
+from registry.engine.layers import Chunked, LayerGroups, Mechanism
 
 _KINDS = {"full_attention": FULL, "chunked_attention": CHUNKED}
 
@@ -53,7 +53,7 @@ def _chunk(view: ConfigView) -> int | None:
     return view.int_or_default("attention_chunk_size", 8192, "Llama4TextConfig")
 
 
-def llama4(view: ConfigView) -> Layout:
+def llama4(view: ConfigView) -> LayerGroups:
     """Chunked layers where RoPE is used, full attention on NoPE layers."""
     count = num_layers(view)
     kinds = _kinds(view, count)

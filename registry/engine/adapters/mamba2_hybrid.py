@@ -21,7 +21,7 @@ from registry.engine.adapters import _state
 from registry.engine.adapters._common import build, full_attention, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.adapters.jamba import block_types
-from registry.engine.layout import Layout, Mechanism, NoCache
+from registry.engine.layers import LayerGroups, Mechanism, NoCache
 
 _BAMBA = "BambaConfig"
 _NEMOTRON_CODES = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
@@ -48,7 +48,7 @@ def _bamba_mamba(view: ConfigView) -> Mechanism:
     )
 
 
-def bamba(view: ConfigView) -> Layout:
+def bamba(view: ConfigView) -> LayerGroups:
     """Attention on ``attn_layer_indices``, Mamba-2 on every other layer."""
     count = num_layers(view)
     types = block_types(view, count, ("attention", "mamba"))
@@ -95,7 +95,7 @@ def _nemotron_types(view: ConfigView) -> list[str]:
     return types
 
 
-def nemotron_h(view: ConfigView) -> Layout:
+def nemotron_h(view: ConfigView) -> LayerGroups:
     """One mechanism per pattern character: Mamba-2 state, attention cache, or nothing (MLP / MoE)."""
     types = _nemotron_types(view)
     if view.has("num_hidden_layers") and num_layers(view) != len(types):

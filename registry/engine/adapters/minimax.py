@@ -25,7 +25,7 @@ from registry.engine.adapters._common import (
     num_layers,
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
-from registry.engine.layout import Layout, Mechanism
+from registry.engine.layers import LayerGroups, Mechanism
 
 _KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
 _ATTN_TYPES = {0: LINEAR, 1: FULL}
@@ -63,7 +63,7 @@ def _kinds(view: ConfigView, count: int) -> list[str]:
     )
 
 
-def minimax(view: ConfigView) -> Layout:
+def minimax(view: ConfigView) -> LayerGroups:
     """Lightning state on linear layers, a K/V cache on softmax layers."""
     count = num_layers(view)
     kinds = _kinds(view, count)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from registry.engine.adapters._common import build, full_attention, num_layers, sliding_attention
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 
 _CLASS_DEFAULT_WINDOW: dict[str, int | None] = {
     "mistral": 4096,
@@ -35,7 +35,7 @@ def _window(view: ConfigView) -> int | None:
     return default
 
 
-def whole_model_window(view: ConfigView) -> Layout:
+def whole_model_window(view: ConfigView) -> LayerGroups:
     """Every layer sliding-window attention when ``sliding_window`` is set, else full attention."""
     window = _window(view)
     count = num_layers(view)

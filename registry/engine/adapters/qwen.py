@@ -39,7 +39,7 @@ from registry.engine.adapters._common import (
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layout import Layout, Mechanism, Recurrent
+from registry.engine.layers import LayerGroups, Mechanism, Recurrent
 
 _WINDOW_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 _NEXT_KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
@@ -66,7 +66,7 @@ def _window_kinds(view: ConfigView, count: int, window: int | None) -> list[str]
     return [SLIDING if i >= first else FULL for i in range(count)]
 
 
-def qwen2(view: ConfigView) -> Layout:
+def qwen2(view: ConfigView) -> LayerGroups:
     """Full attention, except the layers the configuration class slides when the window is switched on."""
     count = num_layers(view)
     window = _window(view)
@@ -90,7 +90,7 @@ def _gated_delta_net(view: ConfigView) -> Recurrent:
     )
 
 
-def qwen3_next(view: ConfigView) -> Layout:
+def qwen3_next(view: ConfigView) -> LayerGroups:
     """Gated DeltaNet layers with a full-attention layer every ``full_attention_interval`` layers."""
     count = num_layers(view)
     kinds = explicit_layer_types(view, _NEXT_KINDS, count)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from registry.engine.engines.ideal import Ideal
-from registry.engine.layout import MLA
+from registry.engine.layers import MLA
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, require, unsupported
 from registry.engine.trace import Factor, parenthesized_sum
 
@@ -14,18 +14,18 @@ DS_MLA_FP8_RECORD = 512 + 4 * 4 + 64 * 2
 """656 bytes: 512 fp8 latent values, 4 float32 scales (one per 128 values), 64 bf16 RoPE values."""
 
 
-def fp8_ds_mla(engine: Ideal, mechanism: MLA, settings: Settings) -> GroupPlan:
+def fp8_ds_mla(engine_layout: Ideal, mechanism: MLA, settings: Settings) -> GroupPlan:
     """The 656-byte fp8 latent record per token, plus the fp8 indexer keys (DeepSeek-V3.2 geometry only)."""
     rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
     if (rank, rope) != (512, 64):
         return unsupported(f"the 656-byte fp8 record is defined for a 512 + 64 latent, not {rank} + {rope}")
-    entries = engine.full_rule(mechanism)
+    entries = engine_layout.full_rule(mechanism)
     record = Fraction(DS_MLA_FP8_RECORD)
     latent = Component("growing", "", record, (DS_MLA_FP8_RECORD,), entries, record)
     explain = (
         "fp8 latent record: 512 fp8 + 4 float32 scales + 64 bf16 RoPE = 512 + 16 + 128 = 656 B per token"
     )
-    return GroupPlan((latent, *engine.indexer(mechanism, settings, entries)), notes=(explain,))
+    return GroupPlan((latent, *engine_layout.indexer(mechanism, settings, entries)), notes=(explain,))
 
 
 def fp8_indexer(mechanism: MLA, entries: EntryRule) -> tuple[Component, ...]:

@@ -23,7 +23,7 @@ from registry.engine.formulas import (
     state_tensor_elements,
     window_tokens,
 )
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,

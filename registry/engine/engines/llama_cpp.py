@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, refusal
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,

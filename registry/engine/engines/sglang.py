@@ -6,7 +6,7 @@ from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal
 from registry.engine.formulas import window_tokens
-from registry.engine.layout import MLA, Chunked, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.layers import MLA, Chunked, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from registry.engine.dtypes import FLOAT_DTYPES, DType, get_dtype
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, model_dtype
 from registry.engine.formulas import mla_expanded_entry_bytes
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal
-from registry.engine.layout import MLA, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.layers import MLA, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 

@@ -3,7 +3,7 @@ in the order candidates are tried."""
 
 from __future__ import annotations
 
-from registry.engine.layout import MLA, Recurrent
+from registry.engine.layers import MLA, Recurrent
 from registry.engine.misapply.layout_changes import (
     gqa_on_mla,
     head_dim_from_hidden,

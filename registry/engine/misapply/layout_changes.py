@@ -1,4 +1,4 @@
-"""Layout changes: the right run with the cache laid out wrongly (GQA heads where MLA caches a latent, V
+"""LayerGroups changes: the right run with the cache laid out wrongly (GQA heads where MLA caches a latent, V
 counted at K's size, a window ignored, a hybrid's state left out)."""
 
 from __future__ import annotations
@@ -6,25 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from registry.engine.layout import (
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,
     Compressed,
-    Layout,
+    LayerGroups,
     Mechanism,
     NoCache,
     Recurrent,
     SlidingWindow,
 )
-from registry.engine.misapply.situation import Change, Side, mechanism_kinds, with_layout
+from registry.engine.misapply.situation import Change, Side, mechanism_kinds, with_layer_groups
 from registry.engine.variants import (
     Fields,
     attention_heads,
     attention_only,
     field_int,
     hidden_head_dim,
-    map_layout,
+    map_layer_groups,
     no_window,
 )
 
@@ -34,10 +34,12 @@ KV = Attention | SlidingWindow | Chunked
 
 def _map_kv(side: Side, change: Callable[[KV], Mechanism]) -> Side | None:
     """``side`` with ``change`` applied to every layer that caches K and V heads."""
-    return with_layout(side, map_layout(side.layout, lambda m: change(m) if isinstance(m, KV) else m))
+    return with_layer_groups(
+        side, map_layer_groups(side.layout, lambda m: change(m) if isinstance(m, KV) else m)
+    )
 
 
-def _first_attention(layout: Layout) -> Mechanism | None:
+def _first_attention(layout: LayerGroups) -> Mechanism | None:
     for group in layout.groups:
         if isinstance(group.mechanism, KV | MLA):
             return group.mechanism
@@ -59,7 +61,7 @@ def gqa_on_mla(head_size: Callable[[MLA, Fields], int | None]) -> Change:
             size = head_size(mechanism, side.fields)
             return Attention(heads, size, size)
 
-        return with_layout(side, map_layout(side.model, swap))
+        return with_layer_groups(side, map_layer_groups(side.model, swap))
 
     return change
 
@@ -80,14 +82,14 @@ def mla_kv_doubled(side: Side) -> Side | None:
             return Attention(1, size, size)
         return mechanism
 
-    return with_layout(side, map_layout(side.layout, swap))
+    return with_layer_groups(side, map_layer_groups(side.layout, swap))
 
 
 def mla_rope_omitted(side: Side) -> Side | None:
     """``layers x kv_lora_rank x bytes``: the latent without its decoupled RoPE key (arXiv:2405.04434)."""
-    return with_layout(
+    return with_layer_groups(
         side,
-        map_layout(side.layout, lambda m: replace(m, qk_rope_head_dim=0) if isinstance(m, MLA) else m),
+        map_layer_groups(side.layout, lambda m: replace(m, qk_rope_head_dim=0) if isinstance(m, MLA) else m),
     )
 
 
@@ -119,13 +121,14 @@ def head_dim_from_hidden(side: Side) -> Side | None:
 
 def window_ignored(side: Side) -> Side | None:
     """Every sliding or chunked layer charged ``t`` tokens instead of ``min(t, window)``."""
-    return with_layout(side, no_window(side.layout, side.fields))
+    return with_layer_groups(side, no_window(side.layout, side.fields))
 
 
 def window_layers_dropped(side: Side) -> Side | None:
     """Only the full-attention layers counted, as if local layers kept nothing."""
-    return with_layout(
-        side, map_layout(side.layout, lambda m: NoCache() if isinstance(m, SlidingWindow | Chunked) else m)
+    return with_layer_groups(
+        side,
+        map_layer_groups(side.layout, lambda m: NoCache() if isinstance(m, SlidingWindow | Chunked) else m),
     )
 
 
@@ -134,12 +137,14 @@ def hybrid_kv_everywhere(side: Side) -> Side | None:
     attention = _first_attention(side.layout)
     if attention is None:
         return None
-    return with_layout(side, map_layout(side.layout, lambda m: attention if isinstance(m, Recurrent) else m))
+    return with_layer_groups(
+        side, map_layer_groups(side.layout, lambda m: attention if isinstance(m, Recurrent) else m)
+    )
 
 
 def state_ignored(side: Side) -> Side | None:
     """The :func:`~registry.engine.variants.attention_only` layout: recurrent layers keep nothing."""
-    return with_layout(side, attention_only(side.layout, side.fields))
+    return with_layer_groups(side, attention_only(side.layout, side.fields))
 
 
 def indexer_omitted(side: Side) -> Side | None:
@@ -150,4 +155,4 @@ def indexer_omitted(side: Side) -> Side | None:
             return replace(mechanism, index_head_dim=None)
         return mechanism
 
-    return with_layout(side, map_layout(side.layout, swap))
+    return with_layer_groups(side, map_layer_groups(side.layout, swap))

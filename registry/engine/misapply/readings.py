@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from registry.engine.layout import Recurrent
+from registry.engine.layers import Recurrent
 from registry.engine.misapply.situation import Reading, Situation, mechanism_kinds, side_bytes
 
 _BINARY = {prefix: 2 ** (10 * (i + 1)) for i, prefix in enumerate("KMGTP")}

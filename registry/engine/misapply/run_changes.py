@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from registry.engine.dtypes import get_dtype
-from registry.engine.layout import MLA, Recurrent
+from registry.engine.layers import MLA, Recurrent
 from registry.engine.misapply.situation import Change, Side, mechanism_kinds, with_run
 
 
@@ -36,12 +36,12 @@ def fp8_mla_one_byte(side: Side) -> Side | None:
     """An fp8 MLA cache under the ideal layout (1 byte a value) where the engine keeps a wider record."""
     if MLA not in mechanism_kinds(side.layout) or not side.run.kv_dtype.startswith("fp8"):
         return None
-    return with_run(side, replace(side.run, engine="ideal"))
+    return with_run(side, replace(side.run, engine_layout="ideal"))
 
 
 def engine_ignored(side: Side) -> Side | None:
     """The architectural minimum where the engine rounds to blocks, pads or keeps extra."""
-    return with_run(side, replace(side.run, engine="ideal"))
+    return with_run(side, replace(side.run, engine_layout="ideal"))
 
 
 _PAYLOAD = {"q8_0": "int8", "q4_0": "int4", "q4_k": "int4", "nvfp4": "fp4", "mxfp4": "fp4"}
@@ -51,7 +51,11 @@ _PAYLOAD = {"q8_0": "int8", "q4_0": "int4", "q4_k": "int4", "nvfp4": "fp4", "mxf
 def scales_ignored(side: Side) -> Side | None:
     """A block format counted at its payload width alone (``q8_0`` as 1 byte a value, not 34/32)."""
     payload = _PAYLOAD.get(side.run.kv_dtype)
-    return None if payload is None else with_run(side, replace(side.run, kv_dtype=payload, engine="ideal"))
+    return (
+        None
+        if payload is None
+        else with_run(side, replace(side.run, kv_dtype=payload, engine_layout="ideal"))
+    )
 
 
 def context_k_as_thousand(side: Side) -> Side | None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from registry.engine.layout import Layout
+from registry.engine.layers import LayerGroups
 from registry.engine.units import Quantity
 from registry.engine.variants import ClaimQuantity, Fields, Run, measure
 from registry.engine.variants import Quantity as ByteQuantity
@@ -22,8 +22,8 @@ class Side:
     """One variant of the model under one run: a claim's subject, or one side of a ratio."""
 
     variant: str
-    layout: Layout
-    model: Layout
+    layout: LayerGroups
+    model: LayerGroups
     fields: Fields
     run: Run
 
@@ -73,7 +73,7 @@ class Candidate:
     applied_to: str = ""
 
 
-def with_layout(side: Side, layout: Layout) -> Side | None:
+def with_layer_groups(side: Side, layout: LayerGroups) -> Side | None:
     """``side`` with ``layout``; ``None`` when that changes nothing (the mistake does not apply)."""
     return None if layout == side.layout else replace(side, layout=layout)
 
@@ -83,7 +83,7 @@ def with_run(side: Side, run: Run) -> Side | None:
     return None if run == side.run else replace(side, run=run)
 
 
-def mechanism_kinds(layout: Layout) -> set[type]:
+def mechanism_kinds(layout: LayerGroups) -> set[type]:
     """The mechanism classes ``layout``'s groups use."""
     return {type(group.mechanism) for group in layout.groups}
 

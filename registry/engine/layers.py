@@ -1,7 +1,7 @@
 """The normalized cache layout: which mechanism each layer uses, with its dimensions.
 
 A config adapter (one per ``model_type``) or a model record's explicit ``layout`` produces a
-:class:`Layout`; the formula engine (:mod:`registry.engine.compute`) turns it into bytes. Every dimension
+:class:`LayerGroups`; the formula engine (:mod:`registry.engine.compute`) turns it into bytes. Every dimension
 is ``int | None``: ``None`` means *unknown*, and every result that depends on it is reported as
 "not computable" instead of guessed.
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 
-class LayoutError(ValueError):
+class LayerGroupsError(ValueError):
     """A layout that cannot describe a model: a negative size, a layer listed twice, an empty group."""
 
 
@@ -36,7 +36,9 @@ def _check_dims(owner: object, names: Iterable[str]) -> None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             kind = type(owner).__name__
-            raise LayoutError(f"{kind}.{name} must be a whole number >= 0 or None (unknown), not {value!r}")
+            raise LayerGroupsError(
+                f"{kind}.{name} must be a whole number >= 0 or None (unknown), not {value!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -143,12 +145,14 @@ class StateTensor:
 
     def __post_init__(self) -> None:
         if not self.shape:
-            raise LayoutError(f"state tensor {self.name!r} needs at least one dimension")
+            raise LayerGroupsError(f"state tensor {self.name!r} needs at least one dimension")
         for size in self.shape:
             if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
-                raise LayoutError(f"state tensor {self.name!r} has a bad size {size!r}")
+                raise LayerGroupsError(f"state tensor {self.name!r} has a bad size {size!r}")
         if self.role not in ("state", "conv"):
-            raise LayoutError(f"state tensor {self.name!r}: role is 'state' or 'conv', not {self.role!r}")
+            raise LayerGroupsError(
+                f"state tensor {self.name!r}: role is 'state' or 'conv', not {self.role!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -164,7 +168,7 @@ class Recurrent:
 
     def __post_init__(self) -> None:
         if not self.tensors:
-            raise LayoutError(f"recurrent layer {self.variant!r} needs at least one state tensor")
+            raise LayerGroupsError(f"recurrent layer {self.variant!r} needs at least one state tensor")
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,7 @@ class Compressed:
     def __post_init__(self) -> None:
         _check_dims(self, ("ratio", "window", "index_head_dim"))
         if self.ratio == 0:
-            raise LayoutError("Compressed.ratio must be at least 1")
+            raise LayerGroupsError("Compressed.ratio must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -233,14 +237,14 @@ class LayerGroup:
 
     def __post_init__(self) -> None:
         if not isinstance(self.mechanism, MECHANISM_TYPES):
-            raise LayoutError(f"not a cache mechanism: {self.mechanism!r}")
+            raise LayerGroupsError(f"not a cache mechanism: {self.mechanism!r}")
         if not self.layers:
-            raise LayoutError(f"a layer group needs at least one layer ({self.mechanism.kind})")
+            raise LayerGroupsError(f"a layer group needs at least one layer ({self.mechanism.kind})")
         # set(map(type, ...)) and min() run in C: variants rebuild groups of up to 10,000 layers per claim
         if set(map(type, self.layers)) != {int} or min(self.layers) < 0:
-            raise LayoutError(f"layer indices are whole numbers >= 0: {self.layers!r}")
+            raise LayerGroupsError(f"layer indices are whole numbers >= 0: {self.layers!r}")
         if len(set(self.layers)) != len(self.layers):
-            raise LayoutError(f"a layer is listed twice in one group: {self.layers!r}")
+            raise LayerGroupsError(f"a layer is listed twice in one group: {self.layers!r}")
 
     @property
     def count(self) -> int:
@@ -249,7 +253,7 @@ class LayerGroup:
 
 
 @dataclass(frozen=True)
-class Layout:
+class LayerGroups:
     """A model's cache layout: its layer groups, any multi-token-prediction layers, and notes.
 
     ``mtp_groups`` are the extra multi-token-prediction layers (DeepSeek-V3 ``num_nextn_predict_layers``)
@@ -267,7 +271,7 @@ class Layout:
         for group in (*self.groups, *self.mtp_groups):
             clash = seen.intersection(group.layers)
             if clash:
-                raise LayoutError(f"layer {min(clash)} appears in more than one group")
+                raise LayerGroupsError(f"layer {min(clash)} appears in more than one group")
             seen.update(group.layers)
 
     def __hash__(self) -> int:
@@ -310,15 +314,15 @@ def group_layers(mechanisms: Sequence[Mechanism], first_index: int = 0) -> tuple
     return tuple(LayerGroup(m, tuple(members[m])) for m in order)
 
 
-def layout_from_layers(
+def layer_groups_from_layers(
     model_type: str,
     mechanisms: Sequence[Mechanism],
     *,
     mtp: Sequence[Mechanism] = (),
     notes: Sequence[str] = (),
-) -> Layout:
-    """Build a :class:`Layout` from one mechanism per layer; MTP layers are numbered after the stack."""
-    return Layout(
+) -> LayerGroups:
+    """Build a :class:`LayerGroups` from one mechanism per layer; MTP layers are numbered after the stack."""
+    return LayerGroups(
         model_type=model_type,
         groups=group_layers(mechanisms),
         mtp_groups=group_layers(mtp, first_index=len(mechanisms)),
@@ -326,8 +330,8 @@ def layout_from_layers(
     )
 
 
-def uniform_layout(model_type: str, mechanism: Mechanism, num_layers: int) -> Layout:
+def uniform_layer_groups(model_type: str, mechanism: Mechanism, num_layers: int) -> LayerGroups:
     """A layout whose ``num_layers`` layers all use one mechanism."""
     if num_layers < 1:
-        raise LayoutError(f"a model has at least one layer, not {num_layers}")
-    return Layout(model_type=model_type, groups=(LayerGroup(mechanism, tuple(range(num_layers))),))
+        raise LayerGroupsError(f"a model has at least one layer, not {num_layers}")
+    return LayerGroups(model_type=model_type, groups=(LayerGroup(mechanism, tuple(range(num_layers))),))
