@@ -23,8 +23,8 @@ from typing import Any
 
 from registry.authoring.writer import Todo, record_text
 from registry.check.limits import MAX_FILE_BYTES
-from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layout_from_config
-from registry.engine.layout import LayoutError
+from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layer_groups_from_config
+from registry.engine.layers import LayerGroupsError
 from registry.engine.trace import layer_span
 from registry.errors import RegistryError
 from registry.files import write_atomic
@@ -134,11 +134,11 @@ def _group_line(group: Any) -> str:
     return f"{group.count} × {name}, layers {layer_span(group.layers)}" + (f": {dims}" if dims else "")
 
 
-def describe_layout(config: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
+def describe_layer_groups(config: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
     """What the adapters find in ``config``: one line per layer group, the adapter's notes, and warnings
     (an unknown ``model_type``, a field the adapter cannot read)."""
     try:
-        layout = layout_from_config(config)
+        layout = layer_groups_from_config(config)
     except UnsupportedModelType as error:
         named = "no model_type" if error.model_type is None else f"model_type {error.model_type!r}"
         return (
@@ -149,7 +149,7 @@ def describe_layout(config: dict[str, Any]) -> tuple[list[str], list[str], list[
                 "this model's cache; state a 'layout' in the record, or add an adapter"
             ],
         )
-    except (ConfigFieldError, LayoutError) as error:
+    except (ConfigFieldError, LayerGroupsError) as error:
         return [], [], [f"the engine cannot lay out this config: {error}"]
     lines = [_group_line(group) for group in layout.groups]
     lines += [f"multi-token prediction, not counted: {_group_line(group)}" for group in layout.mtp_groups]
@@ -157,7 +157,7 @@ def describe_layout(config: dict[str, Any]) -> tuple[list[str], list[str], list[
 
 
 def _layout_comment(config: dict[str, Any], result: Imported) -> tuple[str, ...]:
-    groups, notes, warnings = describe_layout(config)
+    groups, notes, warnings = describe_layer_groups(config)
     result.groups, result.warnings = groups, warnings
     if warnings:
         return tuple(f"warning: {w}" for w in warnings)

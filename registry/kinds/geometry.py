@@ -9,14 +9,14 @@ from collections.abc import Callable
 from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
-from registry.engine.adapters import geometry_fields, layout_from_config
-from registry.engine.layout import (
+from registry.engine.adapters import geometry_fields, layer_groups_from_config
+from registry.engine.layers import (
     MLA,
     Attention,
     Chunked,
     Compressed,
     LayerGroup,
-    Layout,
+    LayerGroups,
     Mechanism,
     NoCache,
     Recurrent,
@@ -57,22 +57,22 @@ the memo keeps each record, about 18 KB with its config."""
 
 
 @_per_record
-def model_layout(model: Model) -> Layout:
+def model_layer_groups(model: Model) -> LayerGroups:
     """The cache layout of a model record.
 
     Raises the adapters' ``UnsupportedModelType`` for a config whose ``model_type`` has no adapter, and
-    ``ValueError`` (``LayoutError`` or the adapters' field errors) for a config that cannot be laid out.
+    ``ValueError`` (``LayerGroupsError`` or the adapters' field errors) for a config that cannot be laid out.
     """
     if model.layout is not None:  # a stated layout is the record's own reading and wins
-        return layout_from_specs(model.id, model.layout)
+        return layer_groups_from_specs(model.id, model.layout)
     assert model.config is not None  # the record model guarantees config or layout
-    return _layout_from_config_cached(_freeze(model.config))
+    return _layer_groups_from_config_cached(_freeze(model.config))
 
 
-def model_layout_or_error(model: Model) -> tuple[Layout | None, str | None]:
+def model_layer_groups_or_error(model: Model) -> tuple[LayerGroups | None, str | None]:
     """The model's cache layout, or why there is none (an unsupported ``model_type``, a bad field)."""
     try:
-        return model_layout(model), None
+        return model_layer_groups(model), None
     except ValueError as error:
         return None, str(error) or type(error).__name__
 
@@ -92,14 +92,14 @@ def _model_fields(model: Model) -> dict[str, int | float]:
     return fields
 
 
-def layout_from_specs(model_type: str, specs: list[LayerGroupSpec]) -> Layout:
+def layer_groups_from_specs(model_type: str, specs: list[LayerGroupSpec]) -> LayerGroups:
     """A model record's explicit ``layout`` as an engine layout, groups numbered in the order given."""
     groups: list[LayerGroup] = []
     first = 0
     for spec in specs:
         groups.append(LayerGroup(_mechanism(spec), tuple(range(first, first + spec.layers))))
         first += spec.layers
-    return Layout(model_type=model_type, groups=tuple(groups))
+    return LayerGroups(model_type=model_type, groups=tuple(groups))
 
 
 def _state(spec: LayerGroupSpec) -> Recurrent:
@@ -156,5 +156,5 @@ def _thaw(value: Any) -> Any:
 
 
 @lru_cache(maxsize=4096)
-def _layout_from_config_cached(frozen: Any) -> Layout:
-    return layout_from_config(_thaw(frozen))
+def _layer_groups_from_config_cached(frozen: Any) -> LayerGroups:
+    return layer_groups_from_config(_thaw(frozen))
