@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.generate import generate  # noqa: E402
-from registry.check.pipeline import load_file  # noqa: E402
+from registry.checker.pipeline import load_file  # noqa: E402
 from registry.db._rows_models import LADDER, LADDER_LAYOUTS  # noqa: E402
 from registry.engine.compute import compute, compute_ladder  # noqa: E402
 from registry.engine.layers import LayerGroups  # noqa: E402

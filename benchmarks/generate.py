@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from registry.check.pipeline import load_file  # noqa: E402
+from registry.checker.pipeline import load_file  # noqa: E402
 from registry.engine.compute import compute  # noqa: E402
 from registry.engine.units import format_int  # noqa: E402
 from registry.kinds.geometry import model_layer_groups  # noqa: E402

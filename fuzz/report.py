@@ -25,7 +25,7 @@ HOSTILE = REPO / "tests" / "hostile"
 
 def corpus() -> dict[str, Any]:
     """Every hostile case through ``check``: findings as expected, crashes, the slowest case."""
-    from registry.check.pipeline import check
+    from registry.checker.pipeline import check
 
     codes: Counter[str] = Counter()
     shapes: set[str] = set()
@@ -62,7 +62,7 @@ def corpus() -> dict[str, Any]:
 def _filled(head: str, unit: Callable[[int], str], tail: str) -> str:
     """``head``, then ``unit(0)``, ``unit(1)``, ... as long as the file stays within the size limit,
     then ``tail``."""
-    from registry.check.limits import MAX_FILE_BYTES
+    from registry.checker.limits import MAX_FILE_BYTES
 
     parts, size, index = [head], len(head) + len(tail), 0
     while size + len(unit(index)) <= MAX_FILE_BYTES:
@@ -77,7 +77,7 @@ def worst_case() -> dict[str, float]:
     with a finding (so that node positions are needed). The bound the Guarantees page states."""
     import tempfile
 
-    from registry.check.pipeline import check
+    from registry.checker.pipeline import check
 
     valid = (HOSTILE / "alias-small/records/hardware/gpu.yaml").read_text(encoding="utf-8")
     shapes = {

@@ -161,7 +161,7 @@ EXTREME_VALUES: st.SearchStrategy[Any] = st.one_of(
 
 
 def _load(data: bytes) -> dict[str, Any] | None:
-    from registry.check.load import load_canonical
+    from registry.checker.load import load_canonical
 
     result = load_canonical("seed.yaml", data)
     return result.document.data if result.document else None

@@ -66,8 +66,8 @@ def _timed(run: Callable[[], Outcome]) -> Outcome:
 
 
 def loader(raw: bytes) -> Outcome:
-    from registry.check.fastload import fast_load_bytes
-    from registry.check.load import load_canonical
+    from registry.checker.fastload import fast_load_bytes
+    from registry.checker.load import load_canonical
 
     def run() -> Outcome:
         codes: list[str] = []
@@ -144,7 +144,7 @@ def close_registry() -> None:
 
 
 def check(item: tuple[str, bytes]) -> Outcome:
-    from registry.check.pipeline import check as run_check
+    from registry.checker.pipeline import check as run_check
     from registry.report.reporters import text
 
     relative, raw = item
@@ -233,8 +233,8 @@ def _typed(value: Any) -> Any:
 
 def fmt(item: tuple[str, bytes]) -> Outcome:
     from registry.authoring.fmt import FmtLoadError, format_text
-    from registry.check.encoding import decode
-    from registry.check.load import load_text
+    from registry.checker.encoding import decode
+    from registry.checker.load import load_text
     from registry.errors import FmtRefused
 
     _, raw = item

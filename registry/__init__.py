@@ -16,8 +16,8 @@ from typing import Any
 
 _EXPORTS: dict[str, str] = {
     # checking
-    "check": "registry.check.pipeline",
-    "CheckResult": "registry.check.pipeline",
+    "check": "registry.checker.pipeline",
+    "CheckResult": "registry.checker.pipeline",
     "Diagnostic": "registry.diagnostics",
     "Severity": "registry.diagnostics",
     "find_root": "registry.root",

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.report.reporters import text
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.generate import generate
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 
 
 def test_generated_registry_checks_clean(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from tests.conftest import REPO
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import registry.check.pipeline
+import registry.checker.pipeline
 from registry.cli import main
 from tests.conftest import GOLDEN, REPO
 
@@ -23,7 +23,7 @@ def _forbid_checking(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the check ran although the cache should have answered")
 
-    monkeypatch.setattr(registry.check.pipeline, "check", refuse)
+    monkeypatch.setattr(registry.checker.pipeline, "check", refuse)
 
 
 def test_an_unchanged_registry_is_answered_from_the_cache(
@@ -71,16 +71,16 @@ def test_a_file_edited_while_it_is_checked_is_checked_again(
     """The cache keeps the digest of the bytes the check read, not of the file as it is afterwards:
     an edit landing between the two (same size, same tick) must not be answered with the old findings."""
     record = registry_dir / "records" / "hardware" / "gpu.yaml"
-    real_check = registry.check.pipeline.check
+    real_check = registry.checker.pipeline.check
 
-    def check_then_edit(*args: object, **kwargs: object) -> registry.check.pipeline.CheckResult:
+    def check_then_edit(*args: object, **kwargs: object) -> registry.checker.pipeline.CheckResult:
         result = real_check(*args, **kwargs)  # type: ignore[arg-type]
         record.write_text(record.read_text().replace("[[hardware/gpu-two]]", "[[engines/example]] "))
         return result
 
-    monkeypatch.setattr(registry.check.pipeline, "check", check_then_edit)
+    monkeypatch.setattr(registry.checker.pipeline, "check", check_then_edit)
     assert main(["check", "--root", str(registry_dir)]) == 1
-    monkeypatch.setattr(registry.check.pipeline, "check", real_check)
+    monkeypatch.setattr(registry.checker.pipeline, "check", real_check)
     assert main(["check", "--root", str(registry_dir)]) == 0  # the edit fixed the broken link
     assert "R006" not in capsys.readouterr().out.split("\n", 1)[-1]
 
@@ -112,9 +112,9 @@ def test_the_cache_folder_ignores_itself(registry_dir: Path) -> None:
 
 def test_the_digests_are_each_file_s_content_digest_in_the_order_read() -> None:
     """What the cache and the database's fingerprint compare: the bytes the check read, file by file."""
-    from registry.check.cache import content_digest
-    from registry.check.discover import discover
-    from registry.check.pipeline import check
+    from registry.checker.cache import content_digest
+    from registry.checker.discover import discover
+    from registry.checker.pipeline import check
 
     result = check(REPO)
     assert list(result.digests) == discover(REPO)[0]

@@ -144,12 +144,12 @@ def test_schema_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_internal_errors_are_one_line(
     monkeypatch: pytest.MonkeyPatch, clean: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import registry.check.pipeline
+    import registry.checker.pipeline
 
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(registry.check.pipeline, "check", explode)
+    monkeypatch.setattr(registry.checker.pipeline, "check", explode)
     assert main(["check", "--root", str(clean)]) == 2
     err = capsys.readouterr().err
     assert "internal error (RuntimeError: boom)" in err and "Traceback" not in err

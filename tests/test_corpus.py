@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from registry.check.pipeline import CheckResult, check
+from registry.checker.pipeline import CheckResult, check
 from registry.kinds.records import KvEfficiency, Model
 from tests.conftest import REPO
 

@@ -14,7 +14,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.db import (
     CONTEXT_LADDER,
     ENGINE_LAYOUTS,
@@ -533,7 +533,7 @@ def test_a_build_in_chunks_holds_the_same_rows_as_one_in_a_single_chunk(
 
 
 def test_a_part_of_the_index_iterates_its_records_and_resolves_every_reference(registry: Path) -> None:
-    from registry.check.pipeline import check
+    from registry.checker.pipeline import check
 
     index = check(registry).index
     part = index.part([TRICKY_ID])

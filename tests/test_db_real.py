@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.check.pipeline import CheckResult, check
+from registry.checker.pipeline import CheckResult, check
 from registry.db import TABLES, build_index, fingerprint, run_query
 from registry.site._db_docs import EXAMPLES, SHOWN_ROWS, render_querying_page, render_tables_page
 from tests.conftest import REPO

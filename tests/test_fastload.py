@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.check.fastload import fast_load_bytes
-from registry.check.load import load_canonical
+from registry.checker.fastload import fast_load_bytes
+from registry.checker.load import load_canonical
 from tests.conftest import REPO
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from registry.authoring.comments import find_comments
 from registry.authoring.fmt import FmtLoadError, format_file, format_text
-from registry.check.load import load_text
+from registry.checker.load import load_text
 from tests.conftest import GOLDEN, REPO
 
 

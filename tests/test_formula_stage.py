@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.diagnostics import Diagnostic
 from registry.engine.compute import compute
 from registry.engine.units import parse_quantity

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from registry.check.pipeline import CheckResult, check
+from registry.checker.pipeline import CheckResult, check
 from registry.cli import main
 from registry.codes import all_rules
 from registry.report.reporters import REPORTERS

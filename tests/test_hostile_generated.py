@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from registry.check.limits import MAX_DEPTH, MAX_FILE_BYTES
-from registry.check.load import load_canonical
-from registry.check.validate import validate
+from registry.checker.limits import MAX_DEPTH, MAX_FILE_BYTES
+from registry.checker.load import load_canonical
+from registry.checker.validate import validate
 from registry.codes.rule import MAX_MESSAGE
 from tests.test_hostile import HOSTILE, REPO, SECONDS_PER_FILE, check_json, finding_lines, run_cli
 

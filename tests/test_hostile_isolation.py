@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.diagnostics import Diagnostic
 from tests.conftest import GOLDEN, REPO
 from tests.test_hostile import CASES, HOSTILE, read_expected

@@ -10,8 +10,8 @@ import pytest
 
 from registry.authoring.fmt import format_text
 from registry.authoring.import_config import ImportOptions, import_config, write_import
-from registry.check.load import load_text
-from registry.check.pipeline import check
+from registry.checker.load import load_text
+from registry.checker.pipeline import check
 from registry.cli import main
 from registry.errors import RegistryError
 from tests.conftest import REPO

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.check.index import RegistryIndex
-from registry.check.pipeline import check, load_file
+from registry.checker.index import RegistryIndex
+from registry.checker.pipeline import check, load_file
 from registry.codes import refs
 from registry.kinds.records import WIKI_LINK
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES
-from registry.check.load import load_canonical
+from registry.checker.limits import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES
+from registry.checker.load import load_canonical
 
 
 def load(text: str | bytes) -> tuple[object, list[str]]:

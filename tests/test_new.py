@@ -12,8 +12,8 @@ from registry.authoring.computed import format_claim_bytes
 from registry.authoring.fmt import format_text
 from registry.authoring.new import NewOptions, parse_target, write_new
 from registry.authoring.writer import scalar
-from registry.check.load import load_text
-from registry.check.pipeline import check
+from registry.checker.load import load_text
+from registry.checker.pipeline import check
 from registry.cli import main
 from registry.engine.compute import compute
 from registry.kinds.geometry import model_layer_groups

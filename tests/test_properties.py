@@ -7,7 +7,7 @@ import contextlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.check.load import load_canonical
+from registry.checker.load import load_canonical
 from registry.engine.units import QuantityError, parse_context, parse_quantity
 
 _YAML_ALPHABET = st.sampled_from(

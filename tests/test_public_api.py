@@ -16,8 +16,6 @@ import sys
 import types
 from typing import Any
 
-import pytest
-
 import registry
 from tests.conftest import REPO
 
@@ -64,11 +62,6 @@ def test_every_exported_name_resolves_to_its_definition() -> None:
         assert getattr(registry, name) is getattr(importlib.import_module(module), name), name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="registry.check is both the documented check() and the check's package: once the package "
-    "is imported ('from registry import build_database, check' does), registry.check is the package",
-)
 def test_no_export_is_named_like_a_subpackage() -> None:
     """Importing ``registry.<name>`` binds ``registry.<name>`` to that subpackage, whatever the package
     exported under that name, so ``from registry import <name>`` would give the module."""

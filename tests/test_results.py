@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-import registry.check.pipeline
+import registry.checker.pipeline
 import registry.db
 import registry.report.explain
 import registry.results
 import registry.site._generate
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.db import build_database
 from registry.kinds.records import Benchmark, KvEfficiency
 from registry.report.explain import explain

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
-from registry.check.load import load_canonical
+from registry.checker.load import load_canonical
 from registry.kinds.records import KINDS, MODEL_CLASSES
 from registry.kinds.schema import SCHEMA_URI, RecordValidator, stale, validator_for
 from tests.conftest import GOLDEN, REPO

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry.check.pipeline import check
+from registry.checker.pipeline import check
 from registry.engine.layers import (
     MLA,
     Attention,

@@ -169,7 +169,7 @@ def test_reading_page_example_is_the_engines_trace(tmp_path: Path) -> None:
     """The derivation shown on the hand-written 'Reading a record page' is what the engine prints for
     the seed record."""
     root = _copy_real_registry(tmp_path)
-    from registry.check.pipeline import check
+    from registry.checker.pipeline import check
 
     result = check(root)
     generate(root, result, downloads=False)

@@ -35,8 +35,8 @@ from typing import Any, Literal
 from registry.authoring.comments import anchors_of, find_comments, place, strip_comments, with_blank_lines
 from registry.authoring.emit import dump, round_trip_yaml, same_value
 from registry.authoring.order import reorder
-from registry.check.limits import MAX_FILE_BYTES
-from registry.check.load import load_text
+from registry.checker.limits import MAX_FILE_BYTES
+from registry.checker.load import load_text
 from registry.diagnostics import Diagnostic
 from registry.errors import FmtRefused, RegistryError
 from registry.files import write_atomic

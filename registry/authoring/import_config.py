@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.writer import Todo, record_text
-from registry.check.limits import MAX_FILE_BYTES
+from registry.checker.limits import MAX_FILE_BYTES
 from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layer_groups_from_config
 from registry.engine.layers import LayerGroupsError
 from registry.engine.trace import layer_span

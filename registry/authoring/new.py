@@ -26,7 +26,7 @@ from typing import Any
 
 from registry.authoring.computed import ComputedClaim, computed_claims
 from registry.authoring.writer import Item, Todo, record_text
-from registry.check.pipeline import load_file, load_record
+from registry.checker.pipeline import load_file, load_record
 from registry.engine.dtypes import model_dtype_of
 from registry.engine.variants import Run
 from registry.errors import RegistryError

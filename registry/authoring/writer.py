@@ -24,8 +24,8 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from registry.authoring.comments import Comment, Placement
 from registry.authoring.emit import dump, round_trip_yaml, same_value
 from registry.authoring.order import reorder
-from registry.check.load import load_text
-from registry.check.yaml_rules import resolve_plain
+from registry.checker.load import load_text
+from registry.checker.yaml_rules import resolve_plain
 from registry.errors import RegistryError
 from registry.kinds.records import MODEL_CLASSES
 

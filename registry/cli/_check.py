@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.check.cache import CheckCache  # lazy
+    from registry.checker.cache import CheckCache  # lazy
     from registry.report.reporters import REPORTERS, Reportable  # lazy
 
     root = registry_root(args)
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         cache = CheckCache(root, {"paths": selection})
     result: Reportable | None = cache.lookup() if cache else None
     if result is None:
-        from registry.check.pipeline import check  # lazy
+        from registry.checker.pipeline import check  # lazy
 
         fresh = check(root, [Path(p) for p in args.paths])
         if cache is not None:

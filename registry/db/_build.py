@@ -30,10 +30,10 @@ from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from registry.check.cache import file_digest
-from registry.check.discover import discover
-from registry.check.index import RegistryIndex
-from registry.check.pipeline import CheckResult, check
+from registry.checker.cache import file_digest
+from registry.checker.discover import discover
+from registry.checker.index import RegistryIndex
+from registry.checker.pipeline import CheckResult, check
 from registry.db import _rows_models as m
 from registry.db import _rows_records as r
 from registry.db import _rows_runs as u
@@ -116,7 +116,7 @@ def fingerprint(root: Path) -> str:
 
 def fingerprint_of(digests: Mapping[str, str]) -> str:
     """The fingerprint of record files known by their content digests, as a check took them
-    (:attr:`registry.check.pipeline.CheckResult.digests`): a database built from a checked index is stamped
+    (:attr:`registry.checker.pipeline.CheckResult.digests`): a database built from a checked index is stamped
     with exactly the bytes that were checked, and a file edited since makes it stale."""
     digest = hashlib.sha256(f"format {FORMAT_VERSION}\ntool {tool_version()}\n".encode())
     for relative, content in sorted(digests.items()):

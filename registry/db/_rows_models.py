@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from registry.check.index import RegistryIndex
+from registry.checker.index import RegistryIndex
 from registry.db._values import Columns, as_json, columns_of
 from registry.engine.compute import CacheResult, Ladder
 from registry.engine.groups import GroupResult

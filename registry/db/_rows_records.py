@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, get_args
 
-from registry.check.index import Entry, RegistryIndex
+from registry.checker.index import Entry, RegistryIndex
 from registry.db._values import Columns, as_json, columns_of, quantity_value
 from registry.kinds.records import Capability, Engine, Hardware, record_json
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registry.check.index import RegistryIndex
+from registry.checker.index import RegistryIndex
 from registry.db._rows_models import result_columns
 from registry.db._values import Columns, columns_of, context_tokens, quantity_float, quantity_value
 from registry.engine.claims import ClaimVerdict

@@ -34,7 +34,7 @@ def _per_record(read: Callable[[Model], T]) -> Callable[[Model], T]:
     keeps the object, so its id stays its own): a model's page asks for its geometry several times, and
     freezing a large config to look it up by content costs more than the lookup saves. Records are
     frozen, so what was read stays true. (What many pages ask of one model, an index entry keeps:
-    :meth:`registry.check.index.Entry.derived`.)"""
+    :meth:`registry.checker.index.Entry.derived`.)"""
     known: dict[int, tuple[Model, T]] = {}
 
     @wraps(read)

@@ -42,7 +42,7 @@ def calc_model(
 ) -> CacheResult:
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
     # the record model and its loader (pydantic, jsonschema) only when a record is asked for
-    from registry.check.pipeline import load_record  # lazy
+    from registry.checker.pipeline import load_record  # lazy
     from registry.kinds.geometry import model_layer_groups  # lazy
     from registry.kinds.records import Model  # lazy
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from registry.check.formulas import findings, model_findings
-from registry.check.index import Entry, RegistryIndex
-from registry.check.pipeline import check
+from registry.checker.formulas import findings, model_findings
+from registry.checker.index import Entry, RegistryIndex
+from registry.checker.pipeline import check
 from registry.engine.claims import show_value
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError

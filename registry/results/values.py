@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from registry.check.index import Entry, RegistryIndex
+from registry.checker.index import Entry, RegistryIndex
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult, compute
 from registry.engine.dtypes import get_dtype

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry.check.pipeline import CheckResult, check
+from registry.checker.pipeline import CheckResult, check
 from registry.diagnostics import Severity
 from registry.errors import RegistryError, SiteRefused
 from registry.memory import return_freed_memory

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.engine.units import parse_context
 from registry.kinds.records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
 from registry.site import _parts, _paths

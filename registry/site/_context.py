@@ -11,8 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from registry.check.index import Entry, RegistryIndex
-from registry.check.pipeline import CheckResult
+from registry.checker.index import Entry, RegistryIndex
+from registry.checker.pipeline import CheckResult
 from registry.diagnostics import Diagnostic
 from registry.errors import RegistryError
 from registry.kinds.records import Hardware

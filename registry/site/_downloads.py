@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from registry.check.pipeline import CheckResult
+from registry.checker.pipeline import CheckResult
 from registry.db import build_index, database_path, export_parquet, fingerprint_of, stored_fingerprint
 from registry.engine.units import format_bytes
 from registry.kinds.records import KINDS, SCHEMA_VERSION, record_json

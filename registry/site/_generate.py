@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry.check.pipeline import CheckResult
+from registry.checker.pipeline import CheckResult
 from registry.codes import all_rules
 from registry.kinds.records import KINDS
 from registry.site import _paths

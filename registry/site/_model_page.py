@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.engine.dtypes import bytes_per_element
 from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Recurrent
 from registry.engine.trace import layer_span

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.kinds.records import Capability, Engine, Hardware
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext

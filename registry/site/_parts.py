@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.diagnostics import Diagnostic
 from registry.kinds.records import Erratum, Source
 from registry.site import _paths

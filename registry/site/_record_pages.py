@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.site import _model_page, _other_pages, _paths, _run_page
 from registry.site._collections import Collected, SpooledRows
 from registry.site._context import SiteContext

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from registry.check.index import Entry
+from registry.checker.index import Entry
 from registry.engine.claims import QUANTITY_WORDS, show_value
 from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count

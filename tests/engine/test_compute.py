@@ -175,7 +175,7 @@ def test_multi_group_trace_sums_groups() -> None:
 
 def _registry_layouts() -> list[object]:
     """The cache layout of every model record of the registry: every mechanism the records use."""
-    from registry.check.pipeline import load_file
+    from registry.checker.pipeline import load_file
     from registry.kinds.geometry import model_layer_groups_or_error
     from registry.kinds.records import Model
     from tests.conftest import REPO

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from registry.check.limits import MAX_FILE_BYTES
+from registry.checker.limits import MAX_FILE_BYTES
 from registry.diagnostics import Diagnostic, Severity
 
 CACHE_DIR = ".registry-cache"
@@ -77,7 +77,7 @@ DIGEST_BYTES = 16
 
 def content_digest(raw: bytes) -> str:
     """A record file's content digest, as the cache and the database's fingerprint know it; the check
-    takes it of the bytes it reads (:attr:`registry.check.pipeline.CheckResult.digests`)."""
+    takes it of the bytes it reads (:attr:`registry.checker.pipeline.CheckResult.digests`)."""
     return hashlib.blake2b(raw, digest_size=DIGEST_BYTES).hexdigest()
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from registry.check.limits import MAX_FILE_BYTES
-from registry.check.pointers import Position
+from registry.checker.limits import MAX_FILE_BYTES
+from registry.checker.pointers import Position
 from registry.codes import syntax
 from registry.diagnostics import Diagnostic
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from registry.check.load import Document
+from registry.checker.load import Document
 from registry.codes import refs
 from registry.diagnostics import Diagnostic
 from registry.kinds.records import KINDS, WIKI_LINK, Record
@@ -304,7 +304,7 @@ def _position_in_block(document: Document, pointer: str, text: str, offset: int)
 
 
 def _suggest(index: RegistryIndex, target: str) -> str:
-    import difflib
+    import difflib  # lazy
 
     close = difflib.get_close_matches(target, list(index.entries), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else ""

@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from registry.check.index import COLLECTIONS, expected_id
+from registry.checker.index import COLLECTIONS, expected_id
 from registry.codes import refs
 from registry.diagnostics import Diagnostic
 from registry.kinds.records import SLUG_PATTERN

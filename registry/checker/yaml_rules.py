@@ -1,5 +1,5 @@
-"""What a record's YAML may hold, shared by both loaders (:mod:`registry.check.load`, the canonical one,
-and :mod:`registry.check.fastload`): the tags it may carry, and the one rule set that gives a plain
+"""What a record's YAML may hold, shared by both loaders (:mod:`registry.checker.load`, the canonical one,
+and :mod:`registry.checker.fastload`): the tags it may carry, and the one rule set that gives a plain
 scalar its value (the YAML 1.2 core schema: ``yes`` stays a string, dates stay strings,
 ``0o10`` is 8)."""
 

@@ -1,6 +1,6 @@
 """The canonical loader: one YAML file into plain values, keeping the 1-based line and column of every node.
 
-Values are built from the parser's event stream (:mod:`registry.check.builder`), so every refusal is a
+Values are built from the parser's event stream (:mod:`registry.checker.builder`), so every refusal is a
 located diagnostic. The event source is pluggable: ruamel.yaml's safe parser is the reference, and
 libyaml's events, which the builder turns into the same values and marks, locate a valid document's nodes
 when a finding needs them (:func:`located_load`).
@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from registry.check import libyaml
-from registry.check.builder import EventBuilder, Refused, position
-from registry.check.encoding import decode
-from registry.check.pointers import Position
+from registry.checker import libyaml
+from registry.checker.builder import EventBuilder, Refused, position
+from registry.checker.encoding import decode
+from registry.checker.pointers import Position
 from registry.codes import syntax
 from registry.diagnostics import Diagnostic
 
@@ -67,7 +67,7 @@ class Document:
     def released(self) -> Document:
         """This document without its values, once the record has been made from them: what stays is
         what locates a finding (the positions, or the text they are found from on first use). The
-        index keeps one of these beside every record (:attr:`registry.check.index.Entry.document`),
+        index keeps one of these beside every record (:attr:`registry.checker.index.Entry.document`),
         without the values the record already holds."""
         return Document(
             self.path, {}, self._positions, self._key_positions, self._block_scalars, text=self.text

@@ -1,7 +1,7 @@
 """libyaml (PyYAML's C parser), when it is installed, and which texts it may read for the registry.
 
-Both loaders use it: the fast path builds values from its events (:mod:`registry.check.fastload`), and
-the canonical loader takes a valid document's positions from them (:mod:`registry.check.load`). A text
+Both loaders use it: the fast path builds values from its events (:mod:`registry.checker.fastload`), and
+the canonical loader takes a valid document's positions from them (:mod:`registry.checker.load`). A text
 where a YAML 1.1 parser and a YAML 1.2 parser could read differently is *risky* and goes to ruamel.yaml.
 """
 

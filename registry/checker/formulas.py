@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from registry.check.index import Entry, RegistryIndex
+from registry.checker.index import Entry, RegistryIndex
 from registry.codes import formula as rules
 from registry.codes import schema as schema_rules
 from registry.codes.rule import Rule

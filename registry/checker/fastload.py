@@ -1,6 +1,6 @@
 """The fast path for the common case: a valid record, parsed by libyaml (PyYAML's C parser).
 
-It builds the same values as the canonical loader (:mod:`registry.check.load`) from libyaml's events with
+It builds the same values as the canonical loader (:mod:`registry.checker.load`) from libyaml's events with
 the same scalar rules, but keeps no positions. Anything unusual goes to the canonical loader instead,
 which then gives the located diagnostic: a file libyaml refuses, a refusal of any kind (duplicate key,
 tag, alias limit, depth), and every file where a YAML 1.1 parser and a YAML 1.2 parser could read the
@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from registry.check import libyaml
-from registry.check.encoding import decode
-from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
-from registry.check.load import Document, LoadResult, load_text, located_load
-from registry.check.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
+from registry.checker import libyaml
+from registry.checker.encoding import decode
+from registry.checker.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
+from registry.checker.load import Document, LoadResult, load_text, located_load
+from registry.checker.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
 
 
 class _Unusual(Exception):

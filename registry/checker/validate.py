@@ -17,8 +17,8 @@ from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 from pydantic import ValidationError as PydanticError
 
-from registry.check.load import Document
-from registry.check.pointers import escape_pointer_part, pointer_of
+from registry.checker.load import Document
+from registry.checker.pointers import escape_pointer_part, pointer_of
 from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic

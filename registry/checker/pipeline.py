@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from registry.check.cache import content_digest
-from registry.check.discover import discover
-from registry.check.encoding import too_large
-from registry.check.fastload import fast_load_bytes
-from registry.check.formulas import formula_findings
-from registry.check.index import RegistryIndex, check_references, expected_id, index_records
-from registry.check.limits import MAX_FILE_BYTES
-from registry.check.load import Document
-from registry.check.validate import validate
+from registry.checker.cache import content_digest
+from registry.checker.discover import discover
+from registry.checker.encoding import too_large
+from registry.checker.fastload import fast_load_bytes
+from registry.checker.formulas import formula_findings
+from registry.checker.index import RegistryIndex, check_references, expected_id, index_records
+from registry.checker.limits import MAX_FILE_BYTES
+from registry.checker.load import Document
+from registry.checker.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry.errors import RegistryError, UsageError

@@ -2,7 +2,7 @@
 
 The canonical loader builds values from the parser's events itself instead of using a constructor: that
 is what lets it refuse duplicate keys, tags, alias bombs and deep nesting with a located diagnostic,
-without recursion, and resolve plain scalars by one fixed rule set (:mod:`registry.check.yaml_rules`).
+without recursion, and resolve plain scalars by one fixed rule set (:mod:`registry.checker.yaml_rules`).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from registry.check.encoding import VALUE_FORBIDDEN, describe_character
-from registry.check.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
-from registry.check.pointers import Position, escape_pointer_part
-from registry.check.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
+from registry.checker.encoding import VALUE_FORBIDDEN, describe_character
+from registry.checker.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
+from registry.checker.pointers import Position, escape_pointer_part
+from registry.checker.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
 from registry.codes import syntax
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
@@ -107,7 +107,7 @@ class EventBuilder:
         return value
 
     def _refuse_escaped_controls(self, event: Any, pointer: str) -> None:
-        """A double-quoted scalar can spell what :func:`registry.check.encoding.decode` refuses as escapes
+        """A double-quoted scalar can spell what :func:`registry.checker.encoding.decode` refuses as escapes
         (``"\\e[2J"``, ``"\\0"``, ``"\\u202e"``); the value is refused the same, with a line break or tab
         allowed."""
         found = VALUE_FORBIDDEN.search(event.value)
