@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from fuzz import strategies, targets
+from fuzz import site, strategies, targets
 
 OUT = Path(__file__).resolve().parent.parent / "build" / "fuzz"
 
@@ -45,6 +45,7 @@ TARGETS: dict[str, tuple[Callable[[Any], targets.Outcome], st.SearchStrategy[Any
     "expr": (targets.expr, strategies.expression_text, 500),
     "quantity": (targets.quantity, strategies.quantity_text, 500),
     "fmt": (targets.fmt, strategies.hostile_record(), 60),
+    "site": (site.site, site.field_texts(), 10),
 }
 """Each target, the strategy that feeds it, and how many inputs make one round."""
 

@@ -20,6 +20,17 @@ the rest of the package, and its callers turn those errors into findings or into
 
 from __future__ import annotations
 
+import errno
+
+ACTIONABLE = frozenset(
+    {
+        errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOENT, errno.ENOTDIR,
+        errno.EISDIR, errno.EEXIST, errno.EMFILE, errno.ENFILE, errno.ENAMETOOLONG, errno.ELOOP, errno.EIO,
+    }
+)  # fmt: skip
+"""OS errors a person can act on (free space, fix permissions, choose another path): one line, never
+"internal error"."""
+
 
 class RegistryError(Exception):
     """An expected failure to run, whose message is meant for the user as it is."""
@@ -51,6 +62,8 @@ def describe(error: BaseException) -> str:
         return str(error)
     if isinstance(error, OSError) and error.filename:
         return f"{error.filename}: {error.strerror}"
+    if isinstance(error, OSError) and error.errno in ACTIONABLE:
+        return error.strerror or str(error)
     return (
         f"internal error ({type(error).__name__}: {error}); "
         "set REGISTRY_DEBUG=1 to see the traceback, and please report it"

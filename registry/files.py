@@ -1,12 +1,26 @@
-"""Atomic writes: a temporary file beside the target, flushed, then renamed into place."""
+"""Atomic writes: a temporary file beside the target, flushed, then renamed into place.
+
+The temporary file is named ``.<target>.<random>.registry.tmp``, a name the check knows as the tool's
+own (:func:`is_temporary`): a process killed between writing and renaming leaves one behind, which the
+check reports as a warning (R009) and ``registry fmt`` removes once it is a minute old
+(:func:`remove_stale_temporaries`). An OS error while writing names the target: a full disk or a
+read-only folder is one line a person can act on.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+TEMPORARY_SUFFIX = ".registry.tmp"
+_TEMPORARY = re.compile(r"\.[^/]+\.[A-Za-z0-9_]+" + re.escape(TEMPORARY_SUFFIX))
+STALE_SECONDS = 60.0
+"""A temporary file older than this belongs to no running write (a record is written in milliseconds)."""
 
 
 def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
@@ -23,8 +37,17 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None
 def write_atomic_with(path: Path, fill: Callable[[BinaryIO], object], *, durable: bool = True) -> None:
     """As :func:`write_atomic`, for a file written in parts: ``fill`` writes them to the open handle,
     so a large file is never whole in memory."""
+    try:
+        _write_beside(path, fill, durable=durable)
+    except OSError as error:
+        if error.filename is None:  # raised by a write or a sync: say which file could not be written
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
+
+
+def _write_beside(path: Path, fill: Callable[[BinaryIO], object], *, durable: bool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
     try:
         os.chmod(temporary, _mode_for(path))
         with os.fdopen(fd, "wb") as handle:
@@ -46,3 +69,25 @@ def _mode_for(path: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file name is one of :func:`write_atomic`'s temporary files."""
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def remove_stale_temporaries(folder: Path, older_than: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files under ``folder`` (links not followed) last written more than
+    ``older_than`` seconds ago; the paths removed."""
+    removed: list[Path] = []
+    now = time.time()
+    for parent, subfolders, names in os.walk(folder):
+        for name in names:
+            path = Path(parent, name)
+            if not is_temporary(name) or path.is_symlink() or not path.is_file():
+                continue
+            if now - path.stat().st_mtime > older_than:
+                path.unlink()
+                removed.append(path)
+        subfolders[:] = [s for s in subfolders if not os.path.islink(os.path.join(parent, s))]
+    return removed

@@ -15,20 +15,19 @@ with a TODO and ``registry check`` reports it until it is filled. An existing fi
 from __future__ import annotations
 
 import dataclasses
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from registry.authoring.writer import Todo, record_text
-from registry.checker.limits import MAX_FILE_BYTES
+from registry.config_file import read_config
 from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layer_groups_from_config
 from registry.engine.layers import LayerGroupsError
 from registry.engine.trace import layer_span
 from registry.errors import RegistryError
 from registry.files import write_atomic
-from registry.kinds.records import SLUG_PATTERN
+from registry.ids import record_id as resolve_id
+from registry.ids import record_path
 
 
 @dataclass(frozen=True)
@@ -61,44 +60,11 @@ class Imported:
 # ---------------------------------------------------------------- reading the config
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise RegistryError(
-                f"the config names the key {key!r} twice; which value is meant cannot be known"
-            )
-    return dict(pairs)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise RegistryError(
-        f"the config holds {name}, which is not a finite number; records hold finite numbers only"
-    )
-
-
 def read_config_json(path: Path) -> dict[str, Any]:
-    """A config.json as a dict in its published key order; duplicate keys, NaN and Infinity refused."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise RegistryError(
-                f"{path} has {size:,} bytes; a config.json over {MAX_FILE_BYTES:,} is not a config"
-            )
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RegistryError(f"{path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RegistryError(f"{path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as error:
-        raise RegistryError(
-            f"{path} is not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
-        ) from None
-    if not isinstance(data, dict):
-        raise RegistryError(f"{path} holds a JSON {type(data).__name__}; a config.json holds an object")
-    return data
+    """A config.json as a dict in its published key order, read with a record's bounds (duplicate keys,
+    NaN and Infinity, deep nesting, huge integers, anything but a regular file refused) and its geometry
+    checked: :func:`registry.config_file.read_config`."""
+    return read_config(path)
 
 
 # ---------------------------------------------------------------- the layout, as a comment
@@ -170,10 +136,8 @@ def _layout_comment(config: dict[str, Any], result: Imported) -> tuple[str, ...]
 
 
 def _record_id(text: str) -> tuple[str, str]:
-    slug = text.removeprefix("models/")
-    if "/" in slug or not re.fullmatch(SLUG_PATTERN, slug):
-        raise RegistryError(f"--id {text!r} is not models/<slug> (lower-case letters, digits, '.', '_', '-')")
-    return f"models/{slug}", slug
+    wanted = resolve_id(text, "models")
+    return wanted, wanted.split("/", 1)[1]
 
 
 def _fields(options: ImportOptions, config: dict[str, Any], result: Imported, slug: str) -> dict[str, Any]:
@@ -214,7 +178,7 @@ def _fields(options: ImportOptions, config: dict[str, Any], result: Imported, sl
 def import_config(root: Path, options: ImportOptions) -> Imported:
     """The model record for ``options`` (nothing is written)."""
     record_id, slug = _record_id(options.record_id)
-    result = Imported(record_id, root / "records" / f"{record_id}.yaml")
+    result = Imported(record_id, record_path(root, record_id))
     config = read_config_json(options.config_path)
     fields = _fields(options, config, result, slug)
     result.to_fill = [key for key, value in fields.items() if isinstance(value, Todo)]

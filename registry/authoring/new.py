@@ -31,6 +31,8 @@ from registry.engine.dtypes import model_dtype_of
 from registry.engine.variants import Run
 from registry.errors import RegistryError
 from registry.files import write_atomic
+from registry.ids import record_id as resolve_id
+from registry.ids import record_path
 from registry.kinds.records import DTYPE_PATTERN, KINDS, LAYOUT_PATTERN, SLUG_PATTERN, Engine, Model
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
@@ -77,7 +79,7 @@ class NewRecord:
 
 def parse_target(target: str) -> tuple[str, str]:
     """``kv-efficiency/llama-3.1-8b-128k`` (a kind or a collection, then a slug) → ``(kind, slug)``."""
-    head, _, slug = target.partition("/")
+    head, _, slug = target.removeprefix("records/").removesuffix(".yaml").partition("/")
     kind = head if head in KINDS else COLLECTIONS.get(head)
     if kind is None or not slug:
         raise RegistryError(
@@ -244,8 +246,7 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             raise RegistryError(
                 f"--model belongs to {' and '.join(RUN_KINDS)} records, not to a {options.kind} record"
             )
-        wanted = options.model if options.model.startswith("models/") else f"models/{options.model}"
-        model = load_record(root, wanted, Model)
+        model = load_record(root, resolve_id(options.model, "models"), Model)
     head: dict[str, Any] = {
         "schema_version": 1,
         "id": record_id,
@@ -255,7 +256,7 @@ def build(root: Path, options: NewOptions) -> NewRecord:
     body = _run_fields(root, options, model) if options.kind in RUN_KINDS else _kind_fields(options.kind)
     fields = {**head, **body}
     comments = _COMMENTS
-    result = NewRecord(record_id, root / "records" / f"{record_id}.yaml", "")
+    result = NewRecord(record_id, record_path(root, record_id), "")
     if model is not None:
         result.claims, result.notes, trace = computed_claims(model, run_for(options))
         fields["claims"] = [

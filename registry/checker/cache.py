@@ -2,11 +2,17 @@
 
 The answer is reused only when nothing it depends on changed: every file under ``records/`` (its bytes,
 found by a content digest), the committed schemas, the tool's own code, the versions of the libraries
-that parse and validate, and the options. Files are first compared by ``stat`` (size, mtime, inode), as
-git compares its index; a file whose mtime is too close to when the cache was written to trust is
-digested anyway, so an edit within the same clock tick is never missed. The cache is JSON (never pickle:
-a cache file is data a pull request could plant), lives in ``.registry-cache/``, and is safe to delete.
-Only light modules are imported here: a hit must not pay for the validators.
+that parse and validate, and the options. Files are first compared by ``stat`` (size, mtime, ctime,
+inode), as git compares its index, and by their digest when any of them differs: an edit in place with
+its mtime put back (``touch -r``) still changes the ctime. A file whose mtime is too close to when the
+cache was written to trust is digested anyway, so an edit within the same clock tick is never missed.
+
+A cache file can be committed by anyone in a pull request, so it is data, never trusted to be well
+formed: JSON (never pickle), read only when it is a regular file, not a link, in a ``.registry-cache/``
+that is a folder of the registry (not a link), under :data:`MAX_CACHE_BYTES`; anything else (a link
+to ``/dev/zero``, a pipe, JSON nested past the parser's depth, entries of the wrong shape) is a miss,
+and the next write replaces it. The cache is safe to delete. Only light modules are imported here: a
+hit must not pay for the validators.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.diagnostics import Diagnostic, Severity
+from registry.reading import UnsafeFile, read_regular
 
 CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
@@ -40,7 +47,10 @@ _LIBRARIES = (
 )
 """Libraries whose version can change an answer; matched against dist-info folder names."""
 
-Signature = list[int]  # size, mtime_ns, inode
+MAX_CACHE_BYTES = 64 * 1024 * 1024
+"""A cache file larger than this is not read (a larger registry's answer is only checked afresh)."""
+
+Signature = list[int]  # size, mtime_ns, ctime_ns, inode (times 2, plus 1 for a link)
 
 
 @dataclass
@@ -112,7 +122,7 @@ def _walk(root: Path) -> dict[str, Signature]:
     found: dict[str, Signature] = {}
     records = root / "records"
     if records.is_symlink() or not records.is_dir():
-        return {"records": [-1, -1, -1]}
+        return {"records": [-1, -1, -1, -1]}
     skip = len(str(root)) + 1
     stack = [str(records)]
     while stack:
@@ -121,11 +131,16 @@ def _walk(root: Path) -> dict[str, Signature]:
                 info = entry.stat(follow_symlinks=False)
                 relative = entry.path[skip:].replace(os.sep, "/")
                 if entry.is_dir(follow_symlinks=False):
-                    found[relative + "/"] = [0, 0, info.st_ino]
+                    found[relative + "/"] = [0, 0, 0, info.st_ino]
                     stack.append(entry.path)
                 else:
                     kind = 1 if entry.is_symlink() else 0
-                    found[relative] = [info.st_size, info.st_mtime_ns, info.st_ino * 2 + kind]
+                    found[relative] = [
+                        info.st_size,
+                        info.st_mtime_ns,
+                        info.st_ctime_ns,
+                        info.st_ino * 2 + kind,
+                    ]
     return found
 
 
@@ -141,16 +156,23 @@ class CheckCache:
         self.digests: dict[str, str] = {}
 
     def lookup(self) -> CachedResult | None:
+        """The stored answer if it still holds; ``None`` for a miss, and for a cache file that cannot be
+        trusted to be one (see the module's docstring): never an error."""
         try:
-            stored = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            return self._lookup()
+        except (UnsafeFile, OSError, ValueError, RecursionError, TypeError, KeyError, IndexError):
             return None
+
+    def _lookup(self) -> CachedResult | None:
+        if not _own_folder(self.path.parent):
+            return None
+        stored = json.loads(read_regular(self.path, MAX_CACHE_BYTES, follow_links=False))
         if not isinstance(stored, dict) or stored.get("key") != self.key:
             return None
         files = stored.get("files")
         if not isinstance(files, dict) or set(files) != set(self.tree):
             return None
-        written = stored.get("written_ns", 0)
+        written = int(stored.get("written_ns", 0))
         for path, signature in self.tree.items():
             cached = files[path]
             if path.endswith("/"):
@@ -158,14 +180,11 @@ class CheckCache:
             trusted = cached[0] == signature and signature[1] < written - _RACY_NS
             if not trusted and cached[1] != self._digest_of(path):
                 return None
-        try:
-            return CachedResult(
-                self.root,
-                int(stored["result"]["files"]),
-                [_diagnostic(item) for item in stored["result"]["diagnostics"]],
-            )
-        except (KeyError, TypeError, ValueError):
-            return None
+        return CachedResult(
+            self.root,
+            int(stored["result"]["files"]),
+            [_diagnostic(item) for item in stored["result"]["diagnostics"]],
+        )
 
     def _digest_of(self, path: str) -> str:
         if path not in self.digests:
@@ -194,12 +213,32 @@ class CheckCache:
             "result": {"files": files, "diagnostics": [_plain(d) for d in diagnostics]},
         }
         try:
+            _make_own_folder(self.path.parent)
+            if os.path.islink(self.path) or (self.path.exists() and not self.path.is_file()):
+                self.path.unlink()  # a link, a pipe: replaced (a folder stays, and the write fails)
             write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
             gitignore = self.path.parent / ".gitignore"
             if not gitignore.exists():
                 write_atomic(gitignore, "*\n")
         except OSError:
             pass
+
+
+def _own_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a real folder, not a link to one (which could point into records/)."""
+    try:
+        return stat.S_ISDIR(os.lstat(folder).st_mode)
+    except OSError:
+        return False
+
+
+def _make_own_folder(folder: Path) -> None:
+    """Make ``folder`` a real folder, removing a link or a file in its place."""
+    if _own_folder(folder):
+        return
+    if os.path.lexists(folder):
+        folder.unlink()
+    folder.mkdir()
 
 
 def _plain(d: Diagnostic) -> list[Any]:

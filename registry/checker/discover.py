@@ -11,6 +11,7 @@ from pathlib import Path
 from registry.checker.index import COLLECTIONS, expected_id
 from registry.codes import refs
 from registry.diagnostics import Diagnostic
+from registry.files import is_temporary
 from registry.kinds.records import SLUG_PATTERN
 
 
@@ -50,7 +51,10 @@ def discover(root: Path) -> tuple[list[str], list[Diagnostic]]:
         for entry in files:
             relative = f"{relative_folder}/{entry.name}"
             problem = _placement_problem(entry, relative)
-            if problem:
+            if problem and is_temporary(entry.name) and entry.is_file(follow_symlinks=False):
+                message = "a temporary file left by an interrupted write of the registry's tools"
+                diagnostics.append(refs.LEFTOVER_TEMPORARY.diagnostic(relative, 1, 1, message))
+            elif problem:
                 diagnostics.append(refs.OUTSIDE_RECORDS.diagnostic(relative, 1, 1, problem))
             else:
                 found.append(relative)

@@ -26,6 +26,8 @@ from registry.checker.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
 from registry.errors import RegistryError, UsageError
+from registry.ids import record_id as resolve_id
+from registry.ids import record_path
 from registry.kinds.records import Record
 from registry.memory import return_freed_memory
 from registry.results import Results, compute_results
@@ -172,7 +174,7 @@ R = TypeVar("R")
 
 def load_record(root: Path, record_id: str, cls: type[R]) -> R:
     """The record ``record_id`` of the registry at ``root``, which must load, validate and be a ``cls``."""
-    path = f"records/{record_id}.yaml"
+    path = record_path(root, resolve_id(record_id)).relative_to(root).as_posix()
     if not (root / path).is_file():
         raise RegistryError(f"no record {record_id!r} (looked for {path})")
     loaded = load_file(root, path)

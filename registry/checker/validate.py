@@ -19,6 +19,7 @@ from pydantic import ValidationError as PydanticError
 
 from registry.checker.load import Document
 from registry.checker.pointers import escape_pointer_part, pointer_of
+from registry.checker.single_line import line_breaks
 from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
@@ -32,7 +33,16 @@ MAX_FINDINGS = 100
 
 
 def validate(document: Document, root: Path) -> tuple[Record | None, list[Diagnostic]]:
-    """Validate against the committed schema, then the model; stop at the first stage that fails."""
+    """Validate against the committed schema, then the model, then hold single-line fields to one
+    line (S008); stop at the first stage that fails."""
+    record, problems = _validate(document, root)
+    if record is None:
+        return record, problems
+    breaks = line_breaks(document)
+    return (None, breaks) if breaks else (record, problems)
+
+
+def _validate(document: Document, root: Path) -> tuple[Record | None, list[Diagnostic]]:
     data = document.data
     kind = data.get("kind")
     if kind is None:

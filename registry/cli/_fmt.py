@@ -18,7 +18,9 @@ then the kind's fields, then sources and prose), 2-space indentation, quotes and
 written, no re-wrapping, one final newline. Every comment is kept with the key or item it sits above or
 beside, and every value is kept: the result is loaded again and compared with the original, and a file
 that would change is left untouched and reported. A file that does not load is reported and left as it
-is. Files are written under a temporary name and renamed into place.
+is. Files are written under a temporary name and renamed into place; temporary files an interrupted
+run left under records/ (.<name>.yaml.<random>.registry.tmp, which 'registry check' reports as R009)
+are removed once they are a minute old.
 
 With --check, write nothing: list each file that is not in canonical form and fail (use it in CI).
 """
@@ -45,8 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from registry.authoring.fmt import fmt  # lazy
+    from registry.files import remove_stale_temporaries  # lazy
 
     root = registry_root(args)
+    if not args.check:
+        for removed in remove_stale_temporaries(root / "records"):
+            sys.stderr.write(
+                f"removed {removed.relative_to(root).as_posix()}, left by an interrupted write\n"
+            )
     report = fmt(root, [Path(p) for p in args.paths], check=args.check)
     for result in report.files:
         line = _line(result, report.check)

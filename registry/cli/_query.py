@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 DESCRIPTION = """\
-Run SQL against the registry database through a read-only connection. The database is built first
+Run SQL against the registry database through a read-only connection that can touch no other file:
+COPY ... TO, read_csv(), read_text() and ATTACH are refused, and no extension is installed or loaded
+(INSTALL httpfs fails), whatever the SQL sets. --allow-files lets the SQL read and write files, to join
+your own data; it still installs and loads no extension. The database is built first
 when it is missing or older than the records (a fingerprint of every record file and of the tool is
 kept in its metadata table, so an edit is noticed even when modification times are not). SQL is
 DuckDB's dialect; the tables and their columns are listed on the site's Database page, or with
@@ -20,9 +24,15 @@ examples:
                     AND total_bytes < 10 * 2^30 ORDER BY total_bytes"
   registry query "SELECT id, kv_dtype, prefix_cache FROM runs WHERE kv_dtype LIKE 'fp8%'" --format csv
   echo "SELECT count(*) FROM records" | registry query - --format json
+  registry query --allow-files "SELECT m.id, t.price FROM models AS m
+                                JOIN read_csv('my-prices.csv') AS t ON t.model = m.id"
+
+The answer is written as it is read, a batch of rows at a time; the table format shows the first 1,000
+rows and says when there were more (csv, json and markdown write them all). Control characters in a
+value are written as escapes. Ctrl-C stops the query (exit 130).
 
 exit codes: 0 answered, 1 the database could not be built (the registry has errors; they are listed),
-2 could not run (an error in the SQL, a bad option).
+2 could not run (an error in the SQL, a bad option, a --db folder that does not exist), 130 interrupted.
 """
 
 
@@ -34,17 +44,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="table",
         help="output format (default: table)",
     )
-    parser.add_argument("--db", metavar="PATH", help="the database file (default: build/registry.duckdb)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the database file (default: build/registry.duckdb); its folder must exist",
+    )
+    parser.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="let the SQL read and write files (read_csv, COPY ... TO); still no extension is installed",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from registry.cli._db import current_database  # lazy
-    from registry.db import FORMATS, run_query  # lazy
+    from registry.db import stream_query  # lazy
+    from registry.errors import RegistryError  # lazy
 
+    if args.db and not Path(args.db).parent.is_dir():
+        raise RegistryError(f"--db {args.db}: the folder {Path(args.db).parent} does not exist")
     sql = sys.stdin.read() if args.sql == "-" else args.sql
     path = current_database(args)
     if path is None:
         return 1
-    result = run_query(path, sql)
-    sys.stdout.write(FORMATS[args.format](result))
+    stream_query(path, sql, sys.stdout, args.format, allow_files=args.allow_files)
     return 0

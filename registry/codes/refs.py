@@ -68,6 +68,16 @@ SELF_REFERENCE = _rule(
     "remove the reference, or point it at the record that was meant",
     Severity.WARNING,
 )
+LEFTOVER_TEMPORARY = _rule(
+    "R009",
+    "leftover-temporary",
+    "A temporary file the registry's own tools left beside a record (.<name>.yaml.<random>.registry.tmp).",
+    "The tools write a record to a temporary file and rename it into place; a process killed in between "
+    "leaves the temporary file, with the record whole beside it. It is the tool's own debris, not a record, "
+    "so it is reported without failing the check.",
+    "run 'registry fmt', which removes those older than a minute, or delete the file",
+    Severity.WARNING,
+)
 
 RULES: tuple[Rule, ...] = (
     ID_MISMATCH,
@@ -78,4 +88,5 @@ RULES: tuple[Rule, ...] = (
     BROKEN_LINK,
     OUTSIDE_RECORDS,
     SELF_REFERENCE,
+    LEFTOVER_TEMPORARY,
 )

@@ -60,6 +60,16 @@ TOO_MANY_FINDINGS = _rule(
     "listed, and this finding says that more remain.",
     "fix the findings listed (usually one mistake repeated) and check again",
 )
+LINE_BREAK = _rule(
+    "S008",
+    "line-break",
+    "A single-line field (a title, a name, a version, a source's title...) holds a line break.",
+    "Single-line fields are shown inside headings, tables and links on the site, whose pages are Markdown: "
+    "a line break there, followed by a line of three backticks, would open a code block that swallows the "
+    "rest of the page, another record's table included. Only notes and methodology, which are Markdown, "
+    "hold several lines.",
+    "write the value on one line; longer text belongs in notes or methodology",
+)
 
 RULES: tuple[Rule, ...] = (
     MISSING_FIELD,
@@ -69,4 +79,5 @@ RULES: tuple[Rule, ...] = (
     INVALID_QUANTITY,
     INCONSISTENT_FIELDS,
     TOO_MANY_FINDINGS,
+    LINE_BREAK,
 )

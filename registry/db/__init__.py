@@ -34,7 +34,9 @@ from registry.db._query import (
     markdown_cell,
     run_queries,
     run_query,
+    text,
 )
+from registry.db._stream import stream_query
 from registry.db._tables import TABLES, TYPE_RULES, Column, Table
 from registry.errors import QueryError
 from registry.results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
@@ -66,4 +68,6 @@ __all__ = [
     "run_queries",
     "run_query",
     "stored_fingerprint",
+    "stream_query",
+    "text",
 ]

@@ -3,16 +3,15 @@ dtypes and engine layout. Importable for notebooks: :func:`calc_config` and :fun
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from registry.config_file import read_config as read_bounded
 from registry.engine.adapters import layer_groups_from_config
 from registry.engine.compute import CacheResult, compute
 from registry.engine.layers import LayerGroups
 from registry.engine.units import format_bytes, format_int
-from registry.errors import RegistryError
 
 
 def calc_config(
@@ -43,10 +42,11 @@ def calc_model(
     """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
     # the record model and its loader (pydantic, jsonschema) only when a record is asked for
     from registry.checker.pipeline import load_record  # lazy
+    from registry.ids import record_id  # lazy
     from registry.kinds.geometry import model_layer_groups  # lazy
     from registry.kinds.records import Model  # lazy
 
-    wanted = model_id if model_id.startswith("models/") else f"models/{model_id}"
+    wanted = record_id(model_id, "models")
     record = load_record(root, wanted, Model)
     return _calc(model_layer_groups(record), context_tokens, batch, kv_dtype, state_dtype, engine_layout)
 
@@ -70,15 +70,9 @@ def _calc(
 
 
 def read_config(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RegistryError(f"{path}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RegistryError(f"{path} is not a JSON config: {error}") from None
-    if not isinstance(data, dict):
-        raise RegistryError(f"{path}: a config.json holds a JSON object")
-    return data
+    """A config.json, read with a record's bounds and its geometry checked
+    (:func:`registry.config_file.read_config`)."""
+    return read_bounded(path)
 
 
 def _number(value: int | Fraction | None) -> int | str | None:

@@ -15,16 +15,17 @@ from registry.checker.pipeline import check
 from registry.engine.claims import show_value
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
+from registry.ids import record_id as resolve_id
 from registry.kinds.records import Benchmark, KvEfficiency, Model
 from registry.results import Results
 
 
 def explain(root: Path, record_id: str) -> str:
     """The explanation of one record of the registry at ``root``, as text."""
+    wanted = resolve_id(record_id)
     result = check(root)
     results = result.results
     assert results is not None  # a check with formulas has them
-    wanted = record_id.removeprefix("records/").removesuffix(".yaml")
     entry = result.index.get(wanted)
     if entry is None:
         broken = [d for d in result.diagnostics if d.path == f"records/{wanted}.yaml"]

@@ -90,6 +90,16 @@ def run_mkdocs(root: Path, out: Path, *, tool: str = "mkdocs") -> None:
         raise RegistryError(f"{tool} build failed (exit {done.returncode}):\n{tail}")
 
 
+def _make_folder(target: Path) -> None:
+    """Make the output folder before any work, so a path that cannot be one (``build/`` a file, a
+    read-only disk) is one line now rather than MkDocs' traceback after the pages are written."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        where = error.filename or target
+        raise RegistryError(f"cannot make the site's folder {target}: {where}: {error.strerror}") from None
+
+
 def build_site(
     root: Path,
     out: Path | None = None,
@@ -107,6 +117,8 @@ def build_site(
     target = (out if out is not None else root / DEFAULT_OUT).resolve()
     if target.is_relative_to((root / "site").resolve()):
         raise RegistryError(f"{target} is inside site/, the pages' source folder; choose another --out")
+    if render:
+        _make_folder(target)
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     result = check_clean(root)

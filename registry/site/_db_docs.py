@@ -5,15 +5,20 @@
 - :func:`render_querying_page`: worked queries, each run at build time against the registry's database,
   with the answer it really gives.
 
-Both return plain Markdown; record text in an answer is escaped cell by cell before it reaches HTML.
+Both return plain Markdown. An answer holds record text (a hardware record's name, an engine's version),
+so it is written as an HTML table, every cell escaped, as the record pages are: in a Markdown table a
+cell's text would still be read as Markdown, links and images included.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
-from registry.db import TABLES, TYPE_RULES, as_markdown, ensure_database, markdown_cell, run_queries
+from registry.db import TABLES, TYPE_RULES, QueryResult, ensure_database, markdown_cell, run_queries, text
+from registry.site._html import block
+from registry.site._html import table as html_table
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,16 @@ $ registry query "SELECT id, num_layers, num_kv_heads FROM models ORDER BY id" -
 ```
 
 `registry query` rebuilds the file first whenever a record (or the tool) changed since it was built,
-and opens it read-only. `--format` is `table`, `csv`, `json` or `markdown`. `registry export --parquet
+and opens it read-only, reaching no other file: `COPY ... TO`, `read_csv()` and `ATTACH` are refused and
+no extension is installed or loaded. To join your own files, opt in with `--allow-files` (it still
+installs nothing):
+
+```console
+$ registry query --allow-files "SELECT m.id, p.price FROM models AS m JOIN read_csv('prices.csv') AS p ON p.model = m.id"
+```
+
+The answer is written as it is read; the `table` format shows the first 1,000 rows and says when
+there were more. `--format` is `table`, `csv`, `json` or `markdown`. `registry export --parquet
 DIR` writes one Parquet file per table for DuckDB on object storage, Spark, Trino or pandas. The
 tables and their columns are listed on the [database reference](reference/database.md).
 
@@ -167,7 +181,7 @@ def render_querying_page(
         parts.append(_downloads(downloads.rstrip("/")))
     results = run_queries(path, [example.sql for example in EXAMPLES], keep=SHOWN_ROWS)
     for example, result in zip(EXAMPLES, results, strict=True):
-        answer = as_markdown(result) if result.rows else "*No rows.*\n"
+        answer = _answer_table(result) if result.rows else "*No rows.*\n"
         count = result.total or 0
         total = f"*{count:,} row{'s' if count != 1 else ''}"
         if count > SHOWN_ROWS:
@@ -176,6 +190,19 @@ def render_querying_page(
             f"## {example.question}\n\n{example.note}\n\n```sql\n{example.sql}\n```\n\n{answer}\n{total}.*\n"
         )
     return "\n".join(parts)
+
+
+def _answer_table(result: QueryResult) -> str:
+    """A query's answer as an HTML table, every cell escaped; columns of numbers aligned right."""
+    numeric = [
+        i
+        for i in range(len(result.columns))
+        if all(
+            isinstance(row[i], int | float | Decimal) and not isinstance(row[i], bool) for row in result.rows
+        )
+    ]
+    rows = [[text(value) for value in row] for row in result.rows]
+    return block(html_table(result.columns, rows, numeric=numeric))
 
 
 SHOWN_ROWS = 25

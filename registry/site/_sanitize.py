@@ -5,8 +5,13 @@ Markdown by cmark-gfm (GitHub's own renderer, through ``cmarkgfm``; in its safe 
 HTML out and blanks ``javascript:`` links) and the result is cleaned by nh3 (the ammonia sanitizer)
 against an allow-list. Whatever survives is plain
 formatting: no script, no event handler, no style, no image, no form, no ``id`` or ``class`` (a record
-could otherwise dress text up as one of the site's verdict badges), and links only to ``https:``,
-``http:``, ``mailto:`` or relative addresses.
+could otherwise dress text up as one of the site's verdict badges), and links only to ``https:`` or
+relative addresses (the rule :mod:`registry.site._guard` holds every page to).
+
+The HTML is written on one line, its line breaks as ``&#10;`` (the same text to a browser): the page
+is Markdown read by extensions that look at the start of every line, raw HTML or not, so a line of
+three backticks or ``--8<--`` in a record's text would otherwise open a code fence or include a file
+across the rest of the page.
 
 ``[[id]]`` links become real links to the record's page.
 """
@@ -22,6 +27,7 @@ import nh3
 from cmarkgfm.cmark import Options  # type: ignore[import-untyped]
 
 from registry.kinds.records import WIKI_LINK
+from registry.site._guard import LINK_SCHEMES
 from registry.site._html import Html
 
 ALLOWED_TAGS = frozenset(
@@ -34,7 +40,7 @@ ALLOWED_TAGS = frozenset(
 """Tags a Markdown field may produce. ``h1`` and ``h2`` are left out: the page owns its outline."""
 
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "td": {"align"}, "th": {"align"}}
-ALLOWED_SCHEMES = frozenset({"https", "http", "mailto"})
+ALLOWED_SCHEMES = LINK_SCHEMES
 REMOVED_WITH_CONTENT = frozenset({"script", "style", "template", "iframe", "object", "noscript", "textarea"})
 
 LinkResolver = Callable[[str], "tuple[str, str] | None"]
@@ -66,8 +72,8 @@ def prepare() -> None:
 
 
 def clean_html(fragment: str) -> Html:
-    """An HTML fragment cleaned against the allow-list."""
-    return Html(_cleaner().clean(fragment))
+    """An HTML fragment cleaned against the allow-list, on one line."""
+    return Html(_one_line(_cleaner().clean(fragment)))
 
 
 def render_markdown(text: str, resolve: LinkResolver | None = None) -> Html:
@@ -87,7 +93,12 @@ def render_markdown(text: str, resolve: LinkResolver | None = None) -> Html:
         return f"[{label.replace('_', chr(92) + '_')}]({href})"
 
     prepared = WIKI_LINK.sub(swap, text)
-    return Html(_cleaner().clean(_convert(prepared)))
+    return Html(_one_line(_cleaner().clean(_convert(prepared))))
+
+
+def _one_line(fragment: str) -> str:
+    """``fragment`` with its line breaks as character references: see the module's docstring."""
+    return fragment.rstrip("\n").replace("\r", "&#13;").replace("\n", "&#10;")
 
 
 _SAFE = re.compile(r"[A-Za-z0-9._/#-]{1,400}")

@@ -1,7 +1,9 @@
 """Writing generated files: atomically, only when their content changed, and removing stale ones.
 
 An unchanged page keeps its file (and its modification time), so a rebuild after editing one record
-rewrites one page; a page whose record was deleted is removed, so the site never serves a ghost.
+rewrites one page; a page whose record was deleted is removed, so the site never serves a ghost. Every
+page passes through :func:`registry.site._guard.guard_page` on its way here: no address on it can run
+script or load from the network, whatever made it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import os
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from registry.site._guard import guard_page
 
 
 class GeneratedFolder:
@@ -39,7 +43,7 @@ class GeneratedFolder:
     def write(self, page: str, content: str | bytes) -> Path:
         """Write one file unless it already holds exactly ``content``."""
         target = self.path(page)
-        data = content.encode("utf-8") if isinstance(content, str) else content
+        data = guard_page(content).encode("utf-8") if isinstance(content, str) else content
         self.written.add(str(target))
         try:
             if target.stat().st_size == len(data) and target.read_bytes() == data:
@@ -57,7 +61,7 @@ class GeneratedFolder:
 
         def fill(temporary: Path) -> None:
             with open(temporary, "w", encoding="utf-8", newline="") as handle:
-                handle.writelines(parts)
+                handle.writelines(map(guard_page, parts))
 
         return self._write_through(page, fill)
 
@@ -118,6 +122,9 @@ class GeneratedFolder:
         try:
             with handle:
                 handle.write(data)
+        except OSError as error:
+            target.unlink(missing_ok=True)
+            raise OSError(error.errno, error.strerror, str(target)) from error
         except BaseException:
             target.unlink(missing_ok=True)
             raise

@@ -1,0 +1,133 @@
+"""Reading a file someone else chose, with bounds: the check's cache, a ``config.json`` given to ``calc
+--config`` or ``import-config``.
+
+A path can name anything: a link to ``/dev/zero`` (a read that never ends), a named pipe (a read that
+never starts), a 300 MB file, JSON nested 100,000 deep. :func:`read_regular` opens the file without
+blocking, and reads it only if it is a regular file under a size limit (and, when asked, not a link);
+:func:`load_json` parses it with the same bounds as a record: nesting, duplicate keys, integer digits,
+finite numbers. Both raise :class:`UnsafeFile`, one line naming the path.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from registry.errors import RegistryError
+
+MAX_DEPTH = 64
+"""Nesting of objects and arrays, as for a record (``registry.checker.limits.MAX_DEPTH``)."""
+MAX_INT_DIGITS = 100
+"""Digits of an integer, as for a record."""
+
+
+class UnsafeFile(RegistryError):
+    """A file that is not read: not a regular file, a link where none is allowed, too large, not the
+    JSON it should be. The message names the path."""
+
+
+def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Opened with ``O_NONBLOCK``, so a named pipe opens at once and is then refused, as is a device; with
+    ``follow_links`` false, a link is refused without being followed (``O_NOFOLLOW``). The size is
+    known before reading, and no more than ``limit + 1`` bytes are ever read (a file that grows meanwhile
+    is refused too)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= os.O_NOFOLLOW
+        if os.path.islink(path):
+            raise UnsafeFile(f"{path}: a symbolic link; it is not followed")
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise UnsafeFile(f"{path}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"{path}: not a regular file (a pipe, a device or a folder is not read)")
+        if info.st_size > limit:
+            raise UnsafeFile(f"{path}: {info.st_size:,} bytes, over the limit of {limit:,}")
+        os.set_blocking(fd, True)
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise UnsafeFile(f"{path}: over the limit of {limit:,} bytes")
+    return raw
+
+
+def load_json(raw: bytes, path: Path, what: str = "JSON") -> Any:
+    """``raw`` parsed as JSON with a record's bounds: nesting at most :data:`MAX_DEPTH`, no key named
+    twice in an object, integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnsafeFile(f"{path} is not UTF-8 text") from None
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=_bounded_int,
+            parse_float=_finite_float,
+            parse_constant=_refuse_constant,
+        )
+    except RecursionError:
+        raise UnsafeFile(f"{path}: nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as error:
+        raise UnsafeFile(
+            f"{path} is not {what}: line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
+    except _Refused as error:
+        raise UnsafeFile(f"{path}: {error}") from None
+    if _depth(data) > MAX_DEPTH:
+        raise UnsafeFile(f"{path}: nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+class _Refused(ValueError):
+    """A value the JSON holds that no record may hold."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"the JSON names the key {key!r} twice; which value is meant cannot be known")
+            seen.add(key)
+    return data
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(f"an integer of {len(digits.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read")
+    return int(digits)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"{text[:40]} is not a finite number; records hold finite numbers only")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a finite number; records hold finite numbers only")
+
+
+def _depth(data: Any) -> int:
+    """How deeply objects and arrays nest in ``data``, counted without recursion."""
+    deepest = 0
+    stack = [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                children = value.values() if isinstance(value, dict) else value
+                stack.extend((child, level + 1) for child in children)
+    return deepest
