@@ -24,6 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
+AutoClass = Literal["causal-lm", "image-text-to-text", "base"]
 
 _BASE: dict[str, Any] = {
     "vocab_size": 64,
@@ -52,6 +53,9 @@ class Case:
     that decides it. ``decoder_only`` says why the causal LM is built from the wrapper's
     ``text_config`` instead of the whole wrapper; ``divergence`` says why transformers is known to lay
     the cache out differently from the engine's rule (the test is then a strict expected failure).
+    ``auto_class`` is the transformers auto class that builds the model: a causal LM where transformers
+    maps the type to one, else the wrapper's image-text-to-text model or the bare text model (``base``),
+    which fill the same cache.
     """
 
     name: str
@@ -60,6 +64,7 @@ class Case:
     state_source: str = ""
     decoder_only: str = ""
     divergence: str = ""
+    auto_class: AutoClass = "causal-lm"
 
     @property
     def model_type(self) -> str:
@@ -458,6 +463,34 @@ def _wrappers() -> list[Case]:
     ]
 
 
+def _qwen3_vl_moe() -> list[Case]:
+    """Neither type has a causal-LM mapping in transformers. The wrapper is as published (no window); the
+    text config names a window, which makes every layer of the cache slide."""
+    moe = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
+    text = _text("qwen3_vl_moe_text", num_hidden_layers=3, head_dim=16, **moe)
+    vision = {
+        "depth": 1,
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_heads": 2,
+        "out_hidden_size": 32,
+        "patch_size": 14,
+        "num_position_embeddings": 16,
+        "deepstack_visual_indexes": [],
+    }
+    tokens = {
+        "image_token_id": 60,
+        "video_token_id": 61,
+        "vision_start_token_id": 62,
+        "vision_end_token_id": 63,
+    }
+    wrapper = {"model_type": "qwen3_vl_moe", "text_config": text, "vision_config": vision, **tokens}
+    return [
+        Case("qwen3_vl_moe", wrapper, auto_class="image-text-to-text"),
+        Case("qwen3_vl_moe_text", {**text, "sliding_window": WINDOW}, auto_class="base"),
+    ]
+
+
 def all_cases() -> list[Case]:
     """Every case, in a stable order; names are unique and used as test ids."""
     return [
@@ -469,4 +502,5 @@ def all_cases() -> list[Case]:
         *_mla(),
         *_hybrids(),
         *_wrappers(),
+        *_qwen3_vl_moe(),
     ]

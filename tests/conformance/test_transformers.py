@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 import torch
 from huggingface_hub import constants as hub_constants
-from transformers import CONFIG_MAPPING, AutoConfig, AutoModelForCausalLM, __version__
+from transformers import (
+    CONFIG_MAPPING,
+    AutoConfig,
+    AutoModel,
+    AutoModelForCausalLM,
+    AutoModelForImageTextToText,
+    __version__,
+)
 
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
@@ -44,6 +51,11 @@ NOT_IN_TRANSFORMERS = {
 CASES = all_cases()
 _BY_NAME = {case.name: case for case in CASES}
 DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
+AUTO_CLASSES = {
+    "causal-lm": AutoModelForCausalLM,
+    "image-text-to-text": AutoModelForImageTextToText,
+    "base": AutoModel,
+}
 
 
 def _params(cases: list[Case]) -> list[Any]:
@@ -64,13 +76,15 @@ def _model(case: Case, dtype: str) -> torch.nn.Module:
 
 @functools.cache
 def _built(name: str, dtype: str) -> torch.nn.Module:
-    """The named case's causal LM with random weights, in ``dtype``, built once per session."""
+    """The named case's model (its causal LM where there is one) with random weights, in ``dtype``, built
+    once per session."""
     case = _BY_NAME[name]
     config = AutoConfig.for_model(**case.config)
     if case.decoder_only:
         config = config.get_text_config(decoder=True)
     torch.manual_seed(0)
-    model: torch.nn.Module = AutoModelForCausalLM.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
+    auto = AUTO_CLASSES[case.auto_class]
+    model: torch.nn.Module = auto.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
     return model.eval()
 
 

@@ -117,6 +117,16 @@ def test_qwen3_next_has_12_full_layers_and_36_gated_deltanet_layers() -> None:
     assert shapes == {"conv": (3, 2 * 16 * 128 + 32 * 128), "recurrent": (32, 128, 128)}
 
 
+def test_qwen3_vl_235b_reads_its_text_config_to_94_full_layers_of_4_kv_heads_of_128() -> None:
+    config = load("qwen3-vl-235b-a22b-instruct.json")
+    layout = layer_groups_from_config(config)
+    assert layout.model_type == "qwen3_vl_moe"
+    assert [g.mechanism for g in layout.groups] == [Attention(num_kv_heads=4, head_dim=128, v_head_dim=128)]
+    assert layout.num_layers == 94
+    # the vision tower's 16 heads and 1152 width never reach the cache
+    assert config["vision_config"]["num_heads"] == 16 and layout.notes == ()
+
+
 def test_gemma3n_last_15_layers_share_the_last_earlier_cache_of_their_type() -> None:
     layout = layer_groups_from_config(load("defaults/gemma3n.json"))
     assert layout.num_layers == 35
@@ -175,7 +185,7 @@ def test_every_listed_model_type_has_an_adapter() -> None:
         "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "gemma2",
         "gemma3", "gemma3_text", "gemma3n", "phi3", "olmo2", "cohere", "cohere2", "starcoder2", "granite",
         "falcon", "deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "kimi_linear", "gpt_oss",
-        "llama4", "jamba", "bamba", "minimax", "minimax_m2", "glm4_moe",
+        "llama4", "jamba", "bamba", "minimax", "minimax_m2", "glm4_moe", "qwen3_vl_moe", "qwen3_vl_moe_text",
     }  # fmt: skip
     assert required <= set(SUPPORTED_MODEL_TYPES)
     assert list(SUPPORTED_MODEL_TYPES) == sorted(SUPPORTED_MODEL_TYPES)

@@ -67,6 +67,26 @@ def test_qwen2_5_with_the_window_switched_on_slides_nothing_below_layer_28() -> 
     assert layers_of(layout, "sliding-window") == tuple(range(20, 28))
 
 
+def test_qwen3_vl_moe_text_without_kv_heads_takes_the_class_default_16_not_the_query_heads() -> None:
+    config = {"model_type": "qwen3_vl_moe_text", "hidden_size": 256, "num_attention_heads": 32}
+    layout = layer_groups_from_config(config | {"num_hidden_layers": 2})
+    assert [g.mechanism for g in layout.groups] == [Attention(num_kv_heads=16, head_dim=8, v_head_dim=8)]
+    assert any("Qwen3VLMoeTextConfig default 16" in note for note in layout.notes)
+
+
+def test_qwen3_vl_moe_window_in_the_text_config_slides_every_layer_whatever_use_sliding_window_says() -> None:
+    text = {"model_type": "qwen3_vl_moe_text", "hidden_size": 64, "num_attention_heads": 8}
+    text |= {
+        "num_key_value_heads": 2,
+        "num_hidden_layers": 3,
+        "sliding_window": 32,
+        "use_sliding_window": False,
+    }
+    layout = layer_groups_from_config({"model_type": "qwen3_vl_moe", "text_config": text})
+    assert layers_of(layout, "sliding-window") == (0, 1, 2)
+    assert {g.mechanism.window for g in layout.groups if isinstance(g.mechanism, SlidingWindow)} == {32}
+
+
 def test_gemma2_alternates_starting_with_a_local_layer() -> None:
     layout = layer_groups_from_config(load("synthetic/gemma2.json"))
     assert layers_of(layout, "sliding-window") == (0, 2, 4)

@@ -64,6 +64,8 @@ _ADAPTERS: dict[str, Adapter] = {
     "qwen3": qwen.qwen2,
     "qwen3_moe": qwen.qwen2,
     "qwen3_next": qwen.qwen3_next,
+    "qwen3_vl_moe": qwen.qwen3_vl_moe,
+    "qwen3_vl_moe_text": qwen.qwen3_vl_moe,
     "gemma2": gemma.gemma2,
     "gemma3": gemma.gemma3,
     "gemma3_text": gemma.gemma3,

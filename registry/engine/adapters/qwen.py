@@ -1,4 +1,5 @@
-"""Qwen 2 / 2-MoE / 3 / 3-MoE (optional windowed layers) and Qwen3-Next (gated DeltaNet hybrid).
+"""Qwen 2 / 2-MoE / 3 / 3-MoE (optional windowed layers), Qwen3-VL-MoE's language model, and Qwen3-Next
+(gated DeltaNet hybrid).
 
 Semantics followed (transformers configuration files): ``sliding_window`` only counts when
 ``use_sliding_window`` is true (class default false); Qwen2.5 configs carry ``sliding_window: 131072``
@@ -20,6 +21,14 @@ Qwen3-Next (``configuration_qwen3_next.py``): without ``layer_types``, layer ``i
 ``(i + 1) % full_attention_interval == 0`` (default 4), else a gated DeltaNet linear-attention layer
 whose state is sized by the ``linear_*`` fields (see :func:`._state.gated_delta_net`).
 
+Qwen3-VL-MoE (``configuration_qwen3_vl_moe.py`` and ``cache_utils.py``, transformers 5.24.0): the cache
+is the language model's, read from ``text_config``. ``Qwen3VLMoeTextConfig`` has no ``layer_types`` and no
+``sliding_window`` field; its ``__post_init__`` sets ``sliding_window`` to None, but a ``sliding_window`` key
+in the config arrives as an extra keyword that the base class sets afterwards, and
+``get_layer_types_and_kwargs`` then gives every layer a sliding-window cache, as for ``Qwen3MoeConfig``
+(``use_sliding_window`` is not read). The published configs have no such key: every layer is full
+attention. An absent ``num_key_value_heads`` is the class default, 16, not the query head count.
+
 Configuration files read at commit 008e574391258935f3ecc3035c882e73bbcac419.
 """
 
@@ -35,11 +44,12 @@ from registry.engine.adapters._common import (
     every_nth,
     explicit_layer_types,
     full_attention,
+    head_dim,
     num_layers,
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layers import LayerGroups, Mechanism, Recurrent
+from registry.engine.layers import Attention, LayerGroups, Mechanism, Recurrent, SlidingWindow
 
 _WINDOW_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 _NEXT_KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
@@ -77,6 +87,18 @@ def qwen2(view: ConfigView) -> LayerGroups:
             window = view.require_int("sliding_window")
         by_kind[SLIDING] = sliding_attention(view, window)
     return build(view, [by_kind[kind] for kind in kinds])
+
+
+def qwen3_vl_moe(view: ConfigView) -> LayerGroups:
+    """Full attention in every layer, or a window in every layer when the config names one (module docstring)."""
+    count = num_layers(view)
+    size = head_dim(view)
+    kv_heads = view.int_or_default("num_key_value_heads", 16, "Qwen3VLMoeTextConfig")
+    window = view.int_or_none("sliding_window")
+    if window is None:
+        return build(view, [Attention(num_kv_heads=kv_heads, head_dim=size, v_head_dim=size)] * count)
+    sliding = SlidingWindow(num_kv_heads=kv_heads, head_dim=size, v_head_dim=size, window=window)
+    return build(view, [sliding] * count)
 
 
 def _gated_delta_net(view: ConfigView) -> Recurrent:
