@@ -14,7 +14,7 @@ from fractions import Fraction
 from registry.engine.claims import ClaimSpec, check_claim
 from registry.engine.trace import number
 from registry.engine.units import format_bytes, format_int
-from registry.engine.variants import Quantity, Run, measure
+from registry.engine.variants import ByteQuantity, Run, measure
 from registry.errors import RegistryError
 from registry.kinds.geometry import model_fields, model_layer_groups
 from registry.kinds.records import Model
@@ -56,8 +56,8 @@ def computed_claims(model: Model, run: Run) -> tuple[list[ComputedClaim], list[s
         layout = model_layer_groups(model)
     except ValueError as error:
         return [], [f"no claims: the engine cannot lay out {model.id}: {error}"], ()
-    batch: tuple[Quantity, ...] = ("bytes_total",) if run.batch > 1 else ()
-    quantities: tuple[Quantity, ...] = ("bytes_per_token", "bytes_per_sequence", *batch, "fixed_bytes")
+    batch: tuple[ByteQuantity, ...] = ("bytes_total",) if run.batch > 1 else ()
+    quantities: tuple[ByteQuantity, ...] = ("bytes_per_token", "bytes_per_sequence", *batch, "fixed_bytes")
     claims: list[ComputedClaim] = []
     notes: list[str] = []
     trace: tuple[str, ...] = ()

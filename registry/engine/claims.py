@@ -27,8 +27,15 @@ from registry.engine.expr import ExpressionError, evaluate_node, parse, render
 from registry.engine.layers import LayerGroups
 from registry.engine.misapply import BY_NAME, Candidate, Side, Situation, candidates, explain
 from registry.engine.units import Dimension, Quantity, QuantityError, parse_quantity
-from registry.engine.variants import ClaimQuantity, Fields, Run, UnknownVariant, measure, variant_layer_groups
-from registry.engine.variants import Quantity as ByteQuantity
+from registry.engine.variants import (
+    ByteQuantity,
+    ClaimQuantity,
+    Fields,
+    Run,
+    UnknownVariant,
+    measure,
+    variant_layer_groups,
+)
 
 DIMENSIONS: dict[str, tuple[Dimension, ...]] = {
     "bytes_per_token": (Dimension.BYTES_PER_TOKEN, Dimension.BYTES),

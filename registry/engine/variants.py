@@ -200,9 +200,9 @@ def variant_layer_groups(name: str, layout: LayerGroups, fields: Fields) -> Laye
 
 # ---------------------------------------------------------------- what a claimed quantity measures
 
-Quantity = Literal["bytes_per_token", "bytes_per_sequence", "bytes_total", "fixed_bytes"]
+ByteQuantity = Literal["bytes_per_token", "bytes_per_sequence", "bytes_total", "fixed_bytes"]
 """The byte quantities a claim can state; a ``ratio`` divides two ``bytes_per_token`` values."""
-ClaimQuantity = Quantity | Literal["ratio"]
+ClaimQuantity = Literal["bytes_per_token", "bytes_per_sequence", "bytes_total", "fixed_bytes", "ratio"]
 """Everything a claim can state."""
 CLAIM_QUANTITIES: tuple[ClaimQuantity, ...] = (
     "bytes_per_token",
@@ -254,7 +254,7 @@ def _reason(result: CacheResult) -> str:
     return "; ".join((*result.unsupported, *result.not_computable)) or "not computable"
 
 
-def measure(layout: LayerGroups, run: Run, quantity: Quantity) -> Measured:
+def measure(layout: LayerGroups, run: Run, quantity: ByteQuantity) -> Measured:
     """The exact value of ``quantity`` for ``layout`` under ``run``.
 
     - ``bytes_per_token``: what one more token adds to one sequence's cache once every sliding window

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from registry.engine.variants import ClaimQuantity
 from registry.kinds.equipment import Capability, Engine, Hardware
 from registry.kinds.fields import (
     DTYPE_PATTERN,
@@ -38,7 +39,6 @@ from registry.kinds.run import (
     Benchmark,
     BenchmarkPrecision,
     Claim,
-    ClaimQuantity,
     KvEfficiency,
     Precision,
     Workload,

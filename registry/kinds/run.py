@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, JsonValue, field_validator, model_valida
 from pydantic_core import PydanticCustomError
 
 from registry.engine.units import Dimension, parse_context
+from registry.engine.variants import ClaimQuantity
 from registry.kinds.fields import (
     LAYOUT_PATTERN,
     ContextTokens,
@@ -30,8 +31,6 @@ MEASURED_NEEDS_RUN = "'{field}' is a measured figure and needs the run around it
 """The run's rules across fields, in words: the pydantic validators raise them, and the JSON Schema
 carries them (``x-messages``; ``{field}`` and ``{missing}`` are filled in) for the check to say when the
 schema finds the same fault."""
-
-ClaimQuantity = Literal["bytes_per_token", "bytes_per_sequence", "bytes_total", "fixed_bytes", "ratio"]
 
 _CLAIM_DIMENSIONS: dict[str, tuple[Dimension, ...]] = {
     "bytes_per_token": (Dimension.BYTES, Dimension.BYTES_PER_TOKEN),

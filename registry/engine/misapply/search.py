@@ -10,7 +10,7 @@ from fractions import Fraction
 from registry.engine.misapply.catalogue import CATALOGUE
 from registry.engine.misapply.situation import Candidate, Change, Misapplication, Side, Situation, side_bytes
 from registry.engine.units import Quantity
-from registry.engine.variants import Quantity as ByteQuantity
+from registry.engine.variants import ByteQuantity
 
 
 def _bytes(side: Side, quantity: ByteQuantity) -> Fraction | None:

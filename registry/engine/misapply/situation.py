@@ -13,8 +13,7 @@ from fractions import Fraction
 
 from registry.engine.layers import LayerGroups
 from registry.engine.units import Quantity
-from registry.engine.variants import ClaimQuantity, Fields, Run, measure
-from registry.engine.variants import Quantity as ByteQuantity
+from registry.engine.variants import ByteQuantity, ClaimQuantity, Fields, Run, measure
 
 
 @dataclass(frozen=True)
