@@ -7,6 +7,7 @@ where a YAML 1.1 parser and a YAML 1.2 parser could read differently is *risky* 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,10 +23,21 @@ AVAILABLE = CParser is not None
 
 _RISKY = ("\t", "\\", "\x85", "\u2028", "\u2029", "\ufeff")
 
+_ODD_ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,]))[&*](?![*\s])[^\s\[\]{},]*[^\s\[\]{},0-9A-Za-z_-]", re.M)
+"""An anchor or alias name with a character outside libyaml's alphabet (``&a:``): YAML 1.1 ends the name
+there, YAML 1.2 takes the character into it, so the two read different documents. Only where a node
+property can stand (after a space, a line's start or a flow indicator), and not Markdown's ``**``."""
+
 
 def risky(text: str) -> bool:
-    """Directives, tabs, backslash escapes, or a line break YAML 1.1 knows and 1.2 does not."""
-    return text.startswith("%") or "\n%" in text or any(mark in text for mark in _RISKY)
+    """Directives, tabs, backslash escapes, a line break YAML 1.1 knows and 1.2 does not, or an anchor
+    name the two read differently."""
+    return (
+        text.startswith("%")
+        or "\n%" in text
+        or any(mark in text for mark in _RISKY)
+        or _ODD_ANCHOR.search(text) is not None
+    )
 
 
 def c_events(text: str) -> Iterator[Any]:
