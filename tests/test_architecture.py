@@ -12,6 +12,7 @@ from tests.conftest import REPO
 
 PACKAGE = REPO / "registry"
 _NAMED = re.compile(r"^\| `registry/(?P<name>[a-z_]+)/` \|", re.M)
+_NAMED_MODULE = re.compile(r"^\| `registry/(?P<name>[a-z_]+)\.py` \|", re.M)
 MAX_LINES = 450
 
 
@@ -44,6 +45,13 @@ def test_every_package_named_exists_and_every_package_is_named() -> None:
     assert named, "ARCHITECTURE.md names no package"
     assert named - actual == set(), "named in ARCHITECTURE.md but not a package"
     assert actual - named == set(), "a package ARCHITECTURE.md does not draw"
+
+
+def test_every_top_level_module_is_named() -> None:
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    named = set(_NAMED_MODULE.findall(text))
+    actual = {path.stem for path in PACKAGE.glob("*.py") if not path.stem.startswith("_")}
+    assert named == actual
 
 
 def test_no_module_imports_another_packages_private_module() -> None:
