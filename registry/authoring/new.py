@@ -27,13 +27,13 @@ from typing import Any
 from registry.authoring.computed import ComputedClaim, computed_claims
 from registry.authoring.writer import Item, Todo, record_text
 from registry.checker.pipeline import load_file, load_record
-from registry.engine.dtypes import model_dtype_of
 from registry.engine.variants import Run
 from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.ids import record_id as resolve_id
 from registry.ids import record_path
 from registry.kinds.records import DTYPE_PATTERN, KINDS, LAYOUT_PATTERN, SLUG_PATTERN, Engine, Model
+from registry.results.specs import make_run
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
 RUN_KINDS = ("kv-efficiency", "benchmark")
@@ -127,15 +127,14 @@ def _check_options(options: NewOptions) -> None:
 
 
 def run_for(options: NewOptions) -> Run:
-    """The engine's run for the record's run shape, built as the check builds it from a record
-    (``registry.results.run_of``): unquantized weights are the activations' dtype."""
-    return Run(
+    """The engine's run for the record's run shape, built as the check builds it from a record."""
+    return make_run(
         context_tokens=options.context_tokens,
         batch=options.batch,
         engine_layout=options.layout,
         kv_dtype=options.kv_dtype,
         state_dtype=options.state_dtype,
-        model_dtype=model_dtype_of(options.weights),
+        weights=options.weights,
     )
 
 

@@ -17,14 +17,35 @@ RUN_KINDS = ("kv-efficiency", "benchmark")
 
 
 def run_of(record: RunRecord) -> Run:
-    """The engine's run from a record's run shape; unquantized weights give the model (activation) dtype."""
-    return Run(
+    """The engine's run from a record's run shape."""
+    return make_run(
         context_tokens=parse_context(record.context_tokens),
         batch=record.batch,
         engine_layout=record.layout,
         kv_dtype=record.precision.kv_cache,
         state_dtype=record.precision.recurrent_state,
-        model_dtype=model_dtype_of(record.precision.weights),
+        weights=record.precision.weights,
+    )
+
+
+def make_run(
+    *,
+    context_tokens: int,
+    batch: int,
+    engine_layout: str,
+    kv_dtype: str,
+    state_dtype: str | None,
+    weights: str | None,
+) -> Run:
+    """The engine's run for a run shape's fields, as every command builds it: unquantized weights give the
+    model (activation) dtype."""
+    return Run(
+        context_tokens=context_tokens,
+        batch=batch,
+        engine_layout=engine_layout,
+        kv_dtype=kv_dtype,
+        state_dtype=state_dtype,
+        model_dtype=model_dtype_of(weights),
     )
 
 
