@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -12,6 +13,7 @@ from registry.engine.units import (
     format_bytes,
     parse_context,
     parse_quantity,
+    quantity_pattern,
 )
 
 
@@ -50,6 +52,15 @@ def test_binary_and_decimal_units_are_distinct() -> None:
         ("1,234 tok/s", Dimension.TOKENS_PER_SECOND, Fraction(1234)),
         ("3.35 TB/s", Dimension.BYTES_PER_SECOND, Fraction(335 * 10**10)),
         ("50%", Dimension.RATIO, Fraction(1, 2)),
+        ("8 req/s", Dimension.REQUESTS_PER_SECOND, Fraction(8)),
+        ("2.5 requests/s", Dimension.REQUESTS_PER_SECOND, Fraction(5, 2)),
+        ("1,234.5 samples/s", Dimension.REQUESTS_PER_SECOND, Fraction(12345, 10)),
+        ("0.25 queries/s", Dimension.REQUESTS_PER_SECOND, Fraction(1, 4)),
+        ("700 W", Dimension.WATTS, Fraction(700)),
+        ("10.2 kW", Dimension.WATTS, Fraction(10200)),
+        ("0.4 J/token", Dimension.JOULES_PER_TOKEN, Fraction(2, 5)),
+        ("350 mJ/token", Dimension.JOULES_PER_TOKEN, Fraction(7, 20)),
+        ("1 J/tok", Dimension.JOULES_PER_TOKEN, Fraction(1)),
     ],
 )
 def test_dimensions(text: str, dimension: Dimension, value: Fraction) -> None:
@@ -80,3 +91,29 @@ def test_format_bytes() -> None:
     assert format_bytes(70272) == "68.6 KiB"
     assert format_bytes(17179869184) == "16 GiB"
     assert format_bytes(512) == "512 B"
+
+
+def test_energy_per_token_is_not_a_byte_unit_per_token() -> None:
+    """``J/token`` is energy; ``/token`` after anything but a byte or joule unit stays refused."""
+    assert parse_quantity("2 mJ/token").tolerance == Fraction(1, 2000)
+    with pytest.raises(QuantityError, match="byte unit"):
+        parse_quantity("2 kJ/token")
+    with pytest.raises(QuantityError, match="unknown unit"):
+        parse_quantity("8 req/min")
+
+
+@pytest.mark.parametrize(
+    ("dimension", "good", "bad"),
+    [
+        (Dimension.REQUESTS_PER_SECOND, ["8 req/s", "1,000 samples/s", "~3.5 queries/s"], ["8 tok/s", "8 W"]),
+        (Dimension.WATTS, ["700 W", "10.2 kW"], ["700 J/token", "700"]),
+        (Dimension.JOULES_PER_TOKEN, ["0.4 J/token", "350 mJ/tok"], ["0.4 J", "0.4 W"]),
+    ],
+)
+def test_new_dimensions_have_schema_patterns(dimension: Dimension, good: list[str], bad: list[str]) -> None:
+    """The JSON Schema's pattern for each new dimension accepts what the parser reads in it, and no more."""
+    pattern = re.compile(quantity_pattern(dimension))
+    for text in good:
+        assert pattern.search(text) and parse_quantity(text).dimension is dimension
+    for text in bad:
+        assert not pattern.search(text)

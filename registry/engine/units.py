@@ -1,8 +1,9 @@
 """Units and quantities, exact.
 
 A quantity is written the way people write it: ``"70,272 B"``, ``"68.6 KiB"``, ``"~8.6 GiB"``,
-``"85.3x"``, ``"8.6 s"``, ``"3.35 TB/s"``. Parsing keeps the exact value (a :class:`~fractions.Fraction`
-in the base unit of its dimension) and the precision it was written with: the tolerance is half a unit
+``"85.3x"``, ``"8.6 s"``, ``"3.35 TB/s"``, ``"8 req/s"``, ``"700 W"``, ``"0.4 J/token"``. Parsing keeps
+the exact value (a :class:`~fractions.Fraction` in the base unit of its dimension) and the precision it
+was written with: the tolerance is half a unit
 of the last written digit, so ``"8.6 GiB"`` holds for anything that rounds to 8.6 GiB while ``"70,272 B"``
 must be exact. Binary (KiB, MiB, GiB, TiB) and decimal (kB, MB, GB, TB) units are distinct units and are
 never mixed silently.
@@ -24,6 +25,9 @@ class Dimension(str, Enum):
     BYTES_PER_TOKEN = "bytes/token"
     SECONDS = "seconds"
     TOKENS_PER_SECOND = "tokens/second"
+    REQUESTS_PER_SECOND = "requests/second"
+    WATTS = "watts"
+    JOULES_PER_TOKEN = "joules/token"
     BYTES_PER_SECOND = "bytes/second"
     RATIO = "ratio"
     TOKENS = "tokens"
@@ -66,6 +70,21 @@ _RATE_UNITS: dict[str, Fraction] = {
     "tokens/s": Fraction(1),
     "k tok/s": Fraction(1000),
 }
+_REQUEST_RATE_UNITS: dict[str, Fraction] = {
+    "req/s": Fraction(1),
+    "requests/s": Fraction(1),
+    "samples/s": Fraction(1),
+    "queries/s": Fraction(1),
+}
+"""Requests (MLPerf's samples and queries are requests) per second."""
+_POWER_UNITS: dict[str, Fraction] = {"W": Fraction(1), "kW": Fraction(1000)}
+_ENERGY_PER_TOKEN_UNITS: dict[str, Fraction] = {
+    "J/token": Fraction(1),
+    "J/tok": Fraction(1),
+    "mJ/token": Fraction(1, 1000),
+    "mJ/tok": Fraction(1, 1000),
+}
+"""Read before the byte units' ``/token``, which would otherwise take ``J`` for an unknown byte unit."""
 _RATIO_UNITS: dict[str, Fraction] = {"x": Fraction(1), "×": Fraction(1), "%": Fraction(1, 100)}
 _PER_TOKEN = re.compile(r" *(?:/ *(?:token|tok)|per +token)$")
 
@@ -116,6 +135,8 @@ class Quantity:
 
 def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
     text = unit_text.strip()
+    if text in _ENERGY_PER_TOKEN_UNITS:
+        return Dimension.JOULES_PER_TOKEN, _ENERGY_PER_TOKEN_UNITS[text], text
     per_token = False
     match = _PER_TOKEN.search(text)
     if match:
@@ -132,13 +153,28 @@ def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
         return Dimension.SECONDS, _TIME_UNITS[text], text
     if text in _RATE_UNITS:
         return Dimension.TOKENS_PER_SECOND, _RATE_UNITS[text], text
+    if text in _REQUEST_RATE_UNITS:
+        return Dimension.REQUESTS_PER_SECOND, _REQUEST_RATE_UNITS[text], text
+    if text in _POWER_UNITS:
+        return Dimension.WATTS, _POWER_UNITS[text], text
     if text in _RATIO_UNITS:
         return Dimension.RATIO, _RATIO_UNITS[text], text
     if text in ("tokens", "token"):
         return Dimension.TOKENS, Fraction(1), text
     if text == "":
         return Dimension.COUNT, Fraction(1), ""
-    known = sorted([*_BYTE_UNITS, *_TIME_UNITS, *_RATE_UNITS, *_RATIO_UNITS, "tokens"])
+    known = sorted(
+        [
+            *_BYTE_UNITS,
+            *_TIME_UNITS,
+            *_RATE_UNITS,
+            *_REQUEST_RATE_UNITS,
+            *_POWER_UNITS,
+            *_ENERGY_PER_TOKEN_UNITS,
+            *_RATIO_UNITS,
+            "tokens",
+        ]
+    )
     raise QuantityError(f"unknown unit {text!r}; known units: {', '.join(known)}")
 
 
@@ -250,6 +286,12 @@ def _units_of(dimension: Dimension) -> list[str]:
         return list(_TIME_UNITS)
     if dimension is Dimension.TOKENS_PER_SECOND:
         return list(_RATE_UNITS)
+    if dimension is Dimension.REQUESTS_PER_SECOND:
+        return list(_REQUEST_RATE_UNITS)
+    if dimension is Dimension.WATTS:
+        return list(_POWER_UNITS)
+    if dimension is Dimension.JOULES_PER_TOKEN:
+        return list(_ENERGY_PER_TOKEN_UNITS)
     if dimension is Dimension.RATIO:
         return list(_RATIO_UNITS)
     if dimension is Dimension.TOKENS:
