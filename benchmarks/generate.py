@@ -202,7 +202,7 @@ def generate(out: Path, count: int, seed: int = 7, distinct_geometries: bool = F
                 )
             slug = f"run-{i:05d}"
             body = {
-                "schema_version": 1,
+                "schema_version": 2 if kind == "benchmark" else 1,
                 "id": f"{folder}/{slug}",
                 "kind": kind,
                 "title": f"Run {i} of {model_id}",
@@ -231,7 +231,23 @@ def generate(out: Path, count: int, seed: int = 7, distinct_geometries: bool = F
                     "output_tokens": 256,
                     "concurrency": 1,
                 }
-                body["measured_ttft"] = f"{rng.randint(1, 90) / 10} s"
+                body["scenario"] = rng.choice(("offline", "server", "interactive"))
+                body["system"] = {"nodes": 1, "accelerators_per_node": 8, "parallelism": {"tensor": 8}}
+                body["metrics"] = [
+                    {
+                        "metric": "ttft",
+                        "statistic": "p99",
+                        "per": "request",
+                        "stated": f"{rng.randint(1, 90) / 10} s",
+                        "constraints": [{"metric": "ttft", "statistic": "p99", "limit": "10 s"}],
+                    },
+                    {
+                        "metric": "output_throughput",
+                        "statistic": "value",
+                        "per": "system",
+                        "stated": f"{rng.randint(1000, 40000):,} tok/s",
+                    },
+                ]
             lines = [
                 f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json",
                 "# generated for the benchmark",

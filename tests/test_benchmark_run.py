@@ -1,12 +1,18 @@
 """A measured figure is refused without the run around it: engine and version, hardware, precision,
-workload and prefix-cache state."""
+workload and prefix-cache state; a benchmark's fields that depend on each other agree."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
+from registry.checker.load import load_canonical
 from registry.checker.pipeline import check
+from registry.kinds.records import Benchmark
 from tests.conftest import REPO
 
 
@@ -31,13 +37,8 @@ def test_a_measured_figure_without_its_run_is_located_and_named(tmp_path: Path) 
     trimmed = text[:start] + text[end:]
     run.write_text(trimmed.replace('engine_version: "0.9.2"\n', "").replace("prefix_cache: warm\n", ""))
     found = [d for d in check(tmp_path, formulas=False).diagnostics if d.code == "S006"]
-    assert len(found) == 4  # one for each measured figure
-    assert {d.pointer.rsplit("/", 1)[1] for d in found} == {
-        "measured_ttft",
-        "measured_tpot",
-        "measured_throughput",
-        "measured_memory",
-    }
+    assert len(found) == 1  # the measured figures are one list, 'metrics'
+    assert found[0].pointer == "/metrics"
     assert "add 'engine_version', 'workload', 'prefix_cache'" in found[0].message
     assert found[0].line > 1
 
@@ -45,3 +46,56 @@ def test_a_measured_figure_without_its_run_is_located_and_named(tmp_path: Path) 
 def test_the_real_benchmarks_carry_their_run() -> None:
     result = check(REPO, [REPO / "records" / "benchmarks"])
     assert [d for d in result.diagnostics if d.code == "S006"] == []
+
+
+def _benchmark(**changes: object) -> dict[str, object]:
+    from_fixture = load_canonical(
+        "run.yaml", (REPO / "tests" / "fixtures" / "valid" / "run.yaml").read_bytes()
+    )
+    assert from_fixture.document is not None
+    data = dict(from_fixture.document.data)
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"scenario": "offline"}, "'sweep' belongs to scenario 'sweep-point' only"),
+        ({"sweep": None}, "'sweep' belongs to scenario 'sweep-point' only"),
+        ({"metrics": []}, "at least one figure"),
+        ({"hardware": None}, "names its hardware"),
+        (
+            {"system": {"accelerators": [{"hardware": "hardware/example-gpu", "count": 8}]}},
+            "leave the top-level 'hardware' out",
+        ),
+        ({"precision": {"weights": "bf16"}}, "state 'precision.kv_cache'"),
+        ({"provenance": {"source": "manual", "round": "v6.1"}}, "belong to MLPerf results"),
+    ],
+)
+def test_benchmark_fields_that_disagree_are_refused(changes: dict[str, object], words: str) -> None:
+    with pytest.raises(ValidationError, match=re.escape(words)):
+        Benchmark.model_validate(_benchmark(**changes))
+
+
+@pytest.mark.parametrize(
+    ("metric", "stated"),
+    [("ttft", "8 tok/s"), ("output_throughput", "8 s"), ("power", "8 J/token"), ("request_throughput", "8")],
+)
+def test_a_metric_is_checked_by_its_dimension(metric: str, stated: str) -> None:
+    figure = {"metric": metric, "statistic": "value", "per": "system", "stated": stated}
+    with pytest.raises(ValidationError, match="is measured in"):
+        Benchmark.model_validate(_benchmark(metrics=[figure]))
+    limit = {"metric": metric, "statistic": "p99", "limit": stated}
+    good = {"metric": "ttft", "statistic": "p99", "per": "request", "stated": "1 s", "constraints": [limit]}
+    with pytest.raises(ValidationError, match="limit is measured in"):
+        Benchmark.model_validate(_benchmark(metrics=[good]))
+
+
+def test_the_headline_figure_is_a_single_value_or_a_central_statistic() -> None:
+    record = Benchmark.model_validate(_benchmark())
+    assert record.headline("ttft", "request") is None  # only a p99 is stated
+    tpot = record.headline("tpot", "request")
+    assert tpot is not None and tpot.stated == "35 ms"
+    throughput = record.headline("output_throughput", "system")
+    assert throughput is not None and throughput.stated == "1,234 tok/s"

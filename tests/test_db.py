@@ -155,7 +155,7 @@ def make_registry(root: Path) -> Path:
     _write(
         root,
         {
-            "schema_version": 1,
+            "schema_version": 2,
             "id": TRICKY_ID,
             "kind": "benchmark",
             "title": TRICKY_TITLE,
@@ -171,8 +171,19 @@ def make_registry(root: Path) -> Path:
             "context_tokens": 32768,
             "batch": 4,
             "prefix_cache": "cold",
-            "measured_ttft": "1.25 s",
-            "measured_memory": "8.6 GiB",
+            "scenario": "offline",
+            "metrics": [
+                {"metric": "ttft", "statistic": "mean", "per": "request", "stated": "1.25 s"},
+                {"metric": "ttft", "statistic": "p99", "per": "request", "stated": "2.5 s"},
+                {"metric": "memory", "statistic": "value", "per": "system", "stated": "8.6 GiB"},
+                {
+                    "metric": "output_throughput",
+                    "statistic": "value",
+                    "per": "system",
+                    "stated": "1,000 tok/s",
+                    "constraints": [{"metric": "tpot", "statistic": "p99", "limit": "40 ms"}],
+                },
+            ],
             "sources": _source("A blog"),
             "notes": TRICKY_NOTES,
             "tags": ["fp8-kv"],

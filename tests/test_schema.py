@@ -61,8 +61,27 @@ _MUTATIONS: list[tuple[str, Any]] = [
     ("sources", []),
     ("related", ["models/x\n"]),
     ("schema_version", 2),
-    ("measured_ttft", "8.6 GiB"),
-    ("measured_ttft", "8.6 s\n"),
+    ("scenario", "batch"),
+    ("sweep", {"parameter": "request_rate", "value": 0}),
+    ("metrics", [{"metric": "ttft", "statistic": "p99", "per": "request", "stated": "8.6 GiB"}]),
+    ("metrics", [{"metric": "ttft", "statistic": "p99", "per": "request", "stated": "8.6 s\n"}]),
+    (
+        "metrics",
+        [
+            {
+                "metric": "power",
+                "statistic": "mean",
+                "per": "system",
+                "stated": "700 W",
+                "constraints": [{"metric": "ttft", "statistic": "p99", "limit": "2 W"}],
+            }
+        ],
+    ),
+    ("metrics", []),
+    ("precision", {"weights": "bf16"}),
+    ("system", {"accelerators": [{"hardware": "hardware/example-gpu", "count": 8}]}),
+    ("precision", {"weights": "fp4", "weight_formats": ["fp8"], "kv_cache": "fp9"}),
+    ("provenance", {"source": "manual", "round": "v6.1"}),
     ("memory_per_device", "80 GB/token"),
     ("params_total_b", -1),
     ("params_total_b", "671"),
@@ -145,7 +164,8 @@ def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[s
     documents = [data for data in real if data.get("kind") == kind]
     used = set().union(*(_uses(schema, data) for data in documents))
     for reference in sorted(_references(schema) - used):
-        field = next(f for f, sub in schema["properties"].items() if reference in _references(sub))
+        properties = schema["properties"].items()
+        field = next(f for f, sub in properties if reference in _reached(schema, _references(sub)))
         donor = next(data for data in real if data.get(field))
         documents.append({**documents[0], field: donor[field]})
     return documents
@@ -154,9 +174,22 @@ def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[s
 def _uses(schema: dict[str, Any], data: dict[str, Any]) -> set[str]:
     """The references the fields ``data`` fills in lead to, read from the schema's properties."""
     properties = schema["properties"]
-    return set().union(
-        *(_references(properties[f]) for f, value in data.items() if f in properties and value)
+    return _reached(
+        schema,
+        set().union(*(_references(properties[f]) for f, value in data.items() if f in properties and value)),
     )
+
+
+def _reached(schema: dict[str, Any], references: set[str]) -> set[str]:
+    """``references`` and every reference the definitions they name hold in turn (a benchmark's
+    ``system`` leads to its ``parallelism``)."""
+    definitions = schema.get("$defs", {})
+    reached, waiting = set(references), list(references)
+    while waiting:
+        inner = _references(definitions.get(waiting.pop().rsplit("/", 1)[-1], {})) - reached
+        reached |= inner
+        waiting.extend(inner)
+    return reached
 
 
 def _references(schema: Any) -> set[str]:

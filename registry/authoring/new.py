@@ -32,7 +32,15 @@ from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.ids import record_id as resolve_id
 from registry.ids import record_path
-from registry.kinds.records import DTYPE_PATTERN, KINDS, LAYOUT_PATTERN, SLUG_PATTERN, Engine, Model
+from registry.kinds.records import (
+    DTYPE_PATTERN,
+    KINDS,
+    LAYOUT_PATTERN,
+    SCHEMA_VERSIONS,
+    SLUG_PATTERN,
+    Engine,
+    Model,
+)
 from registry.results.specs import make_run
 
 COLLECTIONS = {folder: kind for kind, folder in KINDS.items()}
@@ -162,8 +170,8 @@ def _derived_sources(model: Model) -> list[dict[str, Any]]:
 def _run_fields(root: Path, options: NewOptions, model: Model | None) -> dict[str, Any]:
     benchmark = options.kind == "benchmark"
     weights: Any = options.weights
-    if benchmark and weights is None:  # a measured run names its weight precision (BenchmarkPrecision)
-        weights = Todo("the weights' format in the run, e.g. bf16 or fp8")
+    if benchmark and weights is None:  # a person says which, or lists several in weight_formats
+        weights = Todo("the weights' format in the run, e.g. nvfp4; null with weight_formats when several")
     precision = {
         "weights": weights,
         "kv_cache": options.kv_dtype,
@@ -187,7 +195,12 @@ def _run_fields(root: Path, options: NewOptions, model: Model | None) -> dict[st
     fields.update(context_tokens=options.context_tokens, batch=options.batch, prefix_cache="none")
     if benchmark:
         fields["workload"] = Todo("input and output tokens, requests, concurrency, dataset")
-        fields["measured_ttft"] = Todo("the measured figures, as the source writes them, e.g. '8.6 s'")
+        fields["scenario"] = Todo("offline, server, interactive, single-stream, multi-stream or sweep-point")
+        fields["metrics"] = Todo(
+            "the measured figures: metric, statistic, per, stated as the source writes it, e.g. "
+            "{metric: ttft, statistic: mean, per: request, stated: 8.6 s}",
+            [],
+        )
     if model is None:
         fields["sources"] = Todo("where the figures come from: title, url, section or table", [])
     elif benchmark:
@@ -247,7 +260,7 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             )
         model = load_record(root, resolve_id(options.model, "models"), Model)
     head: dict[str, Any] = {
-        "schema_version": 1,
+        "schema_version": SCHEMA_VERSIONS[options.kind],
         "id": record_id,
         "kind": options.kind,
         "evidence": EVIDENCE[options.kind],

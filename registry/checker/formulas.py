@@ -38,7 +38,7 @@ def formula_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]
         if run.layout is None or entry is None:
             continue
         diagnostics.extend(_record_findings(entry, run))
-        if run.fit is not None and run.fit.exceeds:
+        if isinstance(run.fit, MemoryFit) and run.fit.exceeds:
             diagnostics.append(_hardware_finding(index, entry, run, run.fit))
     for model_id, geometry in results.models.items():
         model = index.get(model_id)

@@ -99,6 +99,9 @@ def _references(record: Record) -> Iterator[Reference]:
         target = getattr(record, name, None)
         if isinstance(target, str):
             yield Reference(f"/{name}", target, name)
+    system = getattr(record, "system", None)  # a benchmark's mixed system names each part's hardware
+    for position, part in enumerate(system.accelerators or [] if system is not None else []):
+        yield Reference(f"/system/accelerators/{position}/hardware", part.hardware, "hardware")
     for position, target in enumerate(record.related):
         yield Reference(f"/related/{position}", target, "related")
 

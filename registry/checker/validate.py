@@ -24,7 +24,7 @@ from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
 from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
-from registry.kinds.fields import needs_message
+from registry.kinds.fields import SCHEMA_VERSIONS, needs_message
 from registry.kinds.records import KINDS, MODEL_CLASSES, Record
 from registry.kinds.schema import fast_validator_for, validator_for
 
@@ -70,6 +70,9 @@ def _validate(document: Document, root: Path) -> tuple[Record | None, list[Diagn
                 pointer="/kind",
             )
         ]
+    outdated = _outdated(document, kind)
+    if outdated is not None:
+        return None, [outdated]
     fast = fast_validator_for(root, kind)
     if fast is not None and fast.is_valid(data):
         try:
@@ -93,6 +96,20 @@ def _validate(document: Document, root: Path) -> tuple[Record | None, list[Diagn
         return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
     except PydanticError as error:
         return None, _from_pydantic(document, error)
+
+
+def _outdated(document: Document, kind: str) -> Diagnostic | None:
+    """An S009 for a record of an earlier version of its kind's format, which ``registry migrate``
+    rewrites: one finding, not one per field that moved."""
+    version, current = document.data.get("schema_version"), SCHEMA_VERSIONS[kind]
+    if type(version) is not int or not 1 <= version < current:
+        return None
+    line, column = document.locate("/schema_version")
+    message = f"a {kind} record of schema_version {version}; {kind} records are at version {current}"
+    hint = f"run 'registry migrate {document.path}': it rewrites the record in version {current}, keeping every value and comment"
+    return rules.OUTDATED_SCHEMA_VERSION.diagnostic(
+        document.path, line, column, message, hint=hint, pointer="/schema_version"
+    )
 
 
 # ------------------------------------------------------------------ jsonschema errors

@@ -29,6 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "write a model record from a config.json, copied verbatim",
     ),
     "fmt": ("registry.cli._fmt", "rewrite records in canonical form, keeping every comment and value"),
+    "migrate": (
+        "registry.cli._migrate",
+        "rewrite records of an earlier schema version in the current one, keeping every value and comment",
+    ),
     "explain": ("registry.cli._explain", "print a record's full derivation and the verdict on each claim"),
     "rule": ("registry.cli._rule", "explain a diagnostic code, or list them all"),
     "schema": (

@@ -70,6 +70,16 @@ LINE_BREAK = _rule(
     "hold several lines.",
     "write the value on one line; longer text belongs in notes or methodology",
 )
+OUTDATED_SCHEMA_VERSION = _rule(
+    "S009",
+    "outdated-schema-version",
+    "The record is written in an earlier version of its kind's format.",
+    "A kind's format moves on when its fields change (benchmark records are at version 2: typed metrics "
+    "replace the measured_* fields); an older record is refused as a whole rather than field by field, "
+    "because the tool that rewrites it knows every change.",
+    "run 'registry migrate' on the file: it rewrites the record in the current version, keeping every "
+    "value and comment",
+)
 
 RULES: tuple[Rule, ...] = (
     MISSING_FIELD,
@@ -80,4 +90,5 @@ RULES: tuple[Rule, ...] = (
     INCONSISTENT_FIELDS,
     TOO_MANY_FINDINGS,
     LINE_BREAK,
+    OUTDATED_SCHEMA_VERSION,
 )

@@ -28,6 +28,7 @@ class Capability(Strict):
 class Engine(Envelope):
     """A serving engine or library, and which cache mechanisms it handles natively."""
 
+    schema_version: Literal[1] = Field(description="The version of the record format.")
     kind: Literal["engine"]
     name: ShortText
     repository: ShortText
@@ -52,6 +53,7 @@ class Engine(Envelope):
 class Hardware(Envelope):
     """An accelerator or a system of them, with its memory from the vendor's datasheet."""
 
+    schema_version: Literal[1] = Field(description="The version of the record format.")
     kind: Literal["hardware"]
     name: ShortText
     vendor: ShortText

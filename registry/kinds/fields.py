@@ -20,6 +20,17 @@ from registry.engine.units import (
 )
 
 SCHEMA_VERSION = 1
+"""The record format's version of every kind but those in :data:`SCHEMA_VERSIONS`' exceptions."""
+
+SCHEMA_VERSIONS: dict[str, int] = {
+    "model": 1,
+    "kv-efficiency": 1,
+    "benchmark": 2,
+    "engine": 1,
+    "hardware": 1,
+}
+"""The current ``schema_version`` of each kind: the version is per kind, and a kind's version moves only
+when its own fields change (``registry migrate`` rewrites a record of an older version)."""
 
 KINDS: dict[str, str] = {
     "model": "models",
@@ -129,7 +140,7 @@ class Erratum(Strict):
 
 
 class Envelope(Strict):
-    schema_version: Literal[1] = Field(description="The version of the record format.")
+    schema_version: int = Field(description="The version of the record format (per kind).")
     id: RecordId
     title: ShortText
     evidence: Literal["architectural", "measured", "source-reported", "derived"] = Field(

@@ -70,6 +70,7 @@ class LayerGroupSpec(Strict):
 class Model(Envelope):
     """A model's identity and geometry: its published config verbatim, or an explicit layout."""
 
+    schema_version: Literal[1] = Field(description="The version of the record format.")
     kind: Literal["model"]
     name: ShortText
     org: ShortText

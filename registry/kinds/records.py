@@ -9,7 +9,8 @@ they parse and have the right dimension, the exact value is read again where it 
 
 The kinds live one module each beside this one: :mod:`~registry.kinds.fields` (what every kind is made
 of), :mod:`~registry.kinds.model`, :mod:`~registry.kinds.run` (``kv-efficiency`` and ``benchmark``) and
-:mod:`~registry.kinds.equipment` (``engine`` and ``hardware``).
+:mod:`~registry.kinds.benchmark` (``benchmark``, schema version 2) and :mod:`~registry.kinds.equipment`
+(``engine`` and ``hardware``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,21 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from registry.engine.variants import ClaimQuantity
+from registry.kinds.benchmark import (
+    METRIC_DIMENSIONS,
+    AcceleratorCount,
+    Accuracy,
+    Benchmark,
+    BenchmarkPrecision,
+    BenchmarkWorkload,
+    Constraint,
+    Metric,
+    Parallelism,
+    Provenance,
+    Speculative,
+    Sweep,
+    System,
+)
 from registry.kinds.equipment import Capability, Engine, Hardware
 from registry.kinds.fields import (
     DTYPE_PATTERN,
@@ -26,6 +42,7 @@ from registry.kinds.fields import (
     KINDS,
     LAYOUT_PATTERN,
     SCHEMA_VERSION,
+    SCHEMA_VERSIONS,
     SLUG_PATTERN,
     WIKI_LINK,
     Envelope,
@@ -35,9 +52,6 @@ from registry.kinds.fields import (
 from registry.kinds.model import MAX_LAYERS, ConfigSource, LayerGroupSpec, Mechanism, Model
 from registry.kinds.run import (
     MEASURED_FIELDS,
-    RUN_CONTEXT_FIELDS,
-    Benchmark,
-    BenchmarkPrecision,
     Claim,
     KvEfficiency,
     Precision,
@@ -72,27 +86,38 @@ __all__ = [
     "LAYOUT_PATTERN",
     "MAX_LAYERS",
     "MEASURED_FIELDS",
+    "METRIC_DIMENSIONS",
     "MODEL_CLASSES",
-    "RUN_CONTEXT_FIELDS",
     "SCHEMA_VERSION",
+    "SCHEMA_VERSIONS",
     "SLUG_PATTERN",
     "WIKI_LINK",
+    "AcceleratorCount",
+    "Accuracy",
     "Benchmark",
     "BenchmarkPrecision",
+    "BenchmarkWorkload",
     "Capability",
     "Claim",
     "ClaimQuantity",
     "ConfigSource",
+    "Constraint",
     "Engine",
     "Erratum",
     "Hardware",
     "KvEfficiency",
     "LayerGroupSpec",
     "Mechanism",
+    "Metric",
     "Model",
+    "Parallelism",
     "Precision",
+    "Provenance",
     "Record",
     "Source",
+    "Speculative",
+    "Sweep",
+    "System",
     "Workload",
     "record_json",
 ]

@@ -1,12 +1,13 @@
 """The run shape shared by ``kv-efficiency`` and ``benchmark`` records (model, engine, hardware,
-precision, workload, context, prefix-cache state, ``measured_*`` figures), so that one query filters
-both, and the claims a run states."""
+precision, workload, context, prefix-cache state), so that one query filters both, the claims a run
+states, and the ``kv-efficiency`` kind (with its ``measured_*`` figures). The benchmark kind, which
+states typed ``metrics`` instead, is :mod:`registry.kinds.benchmark`."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, JsonValue, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from registry.engine.units import Dimension, parse_context
@@ -22,7 +23,6 @@ from registry.kinds.fields import (
     check_context,
     check_quantity,
     measured_validator,
-    needs_message,
     quantity_schema,
 )
 
@@ -118,7 +118,7 @@ class Claim(Strict):
         return self
 
 
-class _Run(Envelope):
+class RunShape(Envelope):
     """The run shape shared by kv-efficiency and benchmark records, so one query filters both."""
 
     model: RecordId = Field(description="The model record, e.g. models/deepseek-v3.")
@@ -137,6 +137,19 @@ class _Run(Envelope):
     prefix_cache: Literal["none", "cold", "warm"] = "none"
     workload: Workload | None = None
     claims: list[Claim] = Field(default_factory=list, max_length=500)
+
+    _context = field_validator("context_tokens")(classmethod(lambda cls, v: check_context(v)))
+
+    @property
+    def context(self) -> int:
+        return parse_context(self.context_tokens)
+
+
+class KvEfficiency(RunShape):
+    """An architectural or measured fact about KV-cache and state memory."""
+
+    schema_version: Literal[1] = Field(description="The version of the record format.")
+    kind: Literal["kv-efficiency"]
     measured_ttft: str | None = Field(
         default=None,
         description="Time to first token, e.g. '8.6 s'.",
@@ -163,49 +176,6 @@ class _Run(Envelope):
     _throughput = measured_validator((Dimension.TOKENS_PER_SECOND,), "measured_throughput")
     _memory = measured_validator((Dimension.BYTES,), "measured_memory")
 
-    _context = field_validator("context_tokens")(classmethod(lambda cls, v: check_context(v)))
-
-    @property
-    def context(self) -> int:
-        return parse_context(self.context_tokens)
-
-
-class KvEfficiency(_Run):
-    """An architectural or measured fact about KV-cache and state memory."""
-
-    kind: Literal["kv-efficiency"]
-
 
 MEASURED_FIELDS = ("measured_ttft", "measured_tpot", "measured_throughput", "measured_memory")
-RUN_CONTEXT_FIELDS = ["engine", "engine_version", "hardware", "workload", "prefix_cache"]
-"""What a measured figure is meaningless without: a number with no model, engine, hardware, precision,
-workload and prefix-cache state is not a reproducible benchmark."""
-
-
-class BenchmarkPrecision(Precision):
-    """A measured run names its weight precision too: it changes both memory and speed."""
-
-    weights: Dtype
-
-
-class Benchmark(_Run):
-    """A serving measurement; every measured figure needs the run around it."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "dependentRequired": {name: list[JsonValue](RUN_CONTEXT_FIELDS) for name in MEASURED_FIELDS},
-            "x-messages": {"dependentRequired": MEASURED_NEEDS_RUN},
-        }
-    )
-
-    kind: Literal["benchmark"]
-    precision: BenchmarkPrecision
-
-    @model_validator(mode="after")
-    def _measured_figures_have_their_run(self) -> Benchmark:
-        for name in MEASURED_FIELDS:
-            if name in self.model_fields_set:
-                missing = [field for field in RUN_CONTEXT_FIELDS if field not in self.model_fields_set]
-                if missing:
-                    raise PydanticCustomError("run", needs_message(MEASURED_NEEDS_RUN, name, missing))
-        return self
+"""The figures a kv-efficiency record may state beside its claims; a benchmark states ``metrics``."""

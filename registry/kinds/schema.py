@@ -20,7 +20,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from registry.files import write_atomic
-from registry.kinds.records import KINDS, MODEL_CLASSES, SCHEMA_VERSION
+from registry.kinds.records import KINDS, MODEL_CLASSES, SCHEMA_VERSIONS
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 ID_BASE = "https://inference-efficiency-registry.invalid/schemas/"
@@ -32,7 +32,7 @@ def generate(kind: str) -> dict[str, Any]:
     return {
         "$schema": SCHEMA_URI,
         "$id": f"{ID_BASE}{kind}.schema.json",
-        "x-schema-version": SCHEMA_VERSION,
+        "x-schema-version": SCHEMA_VERSIONS[kind],
         **schema,
     }
 

@@ -49,7 +49,7 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
     lines = [
         f"{record.id}: {record.title}",
         f"model {record.model} · layout {record.layout} · "
-        f"KV {record.precision.kv_cache} · context {format_int(record.context)} · batch {record.batch}",
+        f"KV {record.precision.kv_cache or 'not stated'} · context {format_int(record.context)} · batch {record.batch}",
         "",
     ]
     run = results.runs[record.id]
@@ -58,6 +58,8 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
         found = [] if model is None else model_findings(model, geometry)
         problems = "; ".join(d.message for d in found) or f"{record.model} is not a model record"
         return "\n".join([*lines, f"the model's geometry is not available: {problems}"]) + "\n"
+    if isinstance(run.fit, str):
+        lines.append(f"memory fit on {record.hardware}: not computable: {run.fit}")
     if not record.claims:
         lines.append("no claims to check")
     for position, (claim, checked) in enumerate(zip(record.claims, run.claims, strict=True)):

@@ -17,12 +17,16 @@ RUN_KINDS = ("kv-efficiency", "benchmark")
 
 
 def run_of(record: RunRecord) -> Run:
-    """The engine's run from a record's run shape."""
+    """The engine's run from a record's run shape.
+
+    A benchmark may leave its KV-cache format unstated; its run then keeps the engine's default, which
+    no figure uses: the run's result says the format is not stated, and the record model requires each
+    claim of such a run to name its own."""
     return make_run(
         context_tokens=parse_context(record.context_tokens),
         batch=record.batch,
         engine_layout=record.layout,
-        kv_dtype=record.precision.kv_cache,
+        kv_dtype=record.precision.kv_cache or Run.kv_dtype,
         state_dtype=record.precision.recurrent_state,
         weights=record.precision.weights,
     )

@@ -66,8 +66,9 @@ class RunResult:
     result: CacheResult | str
     """The engine's computation of the run's own setting, with its trace, or why there is none."""
     claims: tuple[ClaimResult, ...]
-    fit: MemoryFit | None
-    """Weights and cache against the named hardware; None without hardware, weights' size or cache."""
+    fit: MemoryFit | str | None
+    """Weights and cache against the named hardware; why that cannot be computed (the weights' format
+    or the KV cache's not stated, no parameter count, no cache figure); None when no hardware is named."""
 
     @property
     def layout(self) -> LayerGroups | None:
@@ -150,6 +151,8 @@ def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry
     )
     if key is None:
         result: CacheResult | str = f"the formula engine has no rules for the layout {record.layout!r}"
+    elif record.precision.kv_cache is None:
+        result = KV_NOT_STATED
     else:
         result = _computed(lambda: _compute(layout, run))
     fit = _fit(index, record, layout, run, result)
@@ -179,28 +182,39 @@ def _computed(make: Callable[[], CacheResult]) -> CacheResult | str:
 # ---------------------------------------------------------------- does the run fit its hardware?
 
 
+KV_NOT_STATED = "'precision.kv_cache' is null: the source does not say how the KV cache was stored"
+"""Why a benchmark that leaves its KV-cache format unstated has no cache figure."""
+
+
 def _fit(
     index: RegistryIndex, record: RunRecord, layout: LayerGroups, run: Run, result: CacheResult | str
-) -> MemoryFit | None:
+) -> MemoryFit | str | None:
     hardware = index.get(record.hardware) if record.hardware else None
     model = index.get(record.model)
     if hardware is None or model is None or not isinstance(hardware.record, Hardware):
         return None
     weights = _weights(model, record.precision.weights)
+    if isinstance(weights, str):
+        return weights
+    if record.precision.kv_cache is None:
+        return KV_NOT_STATED
     cache = _least_cache(layout, run, result)
-    if weights is None or cache is None:
-        return None
+    if cache is None:
+        return result if isinstance(result, str) else "the engine gives no cache figure for this run"
     count = record.hardware_count or 1
     memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
     return MemoryFit(weights, cache, memory, count)
 
 
-def _weights(entry: Entry, dtype: str | None) -> Fraction | None:
-    """``params_total_b x 10^9 x bytes per weight``; None when either is not stated."""
+def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
+    """``params_total_b x 10^9 x bytes per weight``, or why it is not known: no single weight format
+    (a benchmark may list several in ``weight_formats``; none is picked for it) or no parameter count."""
     model = entry.record
     assert isinstance(model, Model)
-    if model.params_total_b is None or dtype is None:
-        return None
+    if dtype is None:
+        return "'precision.weights' is null: the run's weights have no single stated format"
+    if model.params_total_b is None:
+        return f"{entry.id} states no params_total_b"
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
 
 

@@ -193,13 +193,19 @@ def _run_row(
         context.record_link(page, run.id),
         context.record_link(page, run.model, run.model.split("/", 1)[1]),
         element("code", run.layout),
-        run.precision.kv_cache,
+        run.precision.kv_cache or "not stated",
         Cell(f"{tokens:,}", sort=tokens),
         Cell(f"{run.batch:,}", sort=run.batch),
-        *([run.measured_ttft or ""] if isinstance(run, Benchmark) else []),  # kv-efficiency: a fact, no run
+        *([_ttft(run)] if isinstance(run, Benchmark) else []),  # kv-efficiency: a fact, no run
         _verdict_summary(verdicts),
         run.evidence,
     ]
+
+
+def _ttft(run: Benchmark) -> str:
+    """The benchmark's TTFT per request as written (statistic value, else mean, else median), or empty."""
+    metric = run.headline("ttft", "request")
+    return "" if metric is None else metric.stated
 
 
 def _engine_row(context: SiteContext, engine: Engine, page: str) -> list[object]:

@@ -76,7 +76,8 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             ("Engine layout", element("code", run.layout)),
             ("Hardware", hardware),
             ("Weights", precision.weights),
-            ("KV cache", precision.kv_cache),
+            *(_benchmark_precision(run) if isinstance(run, Benchmark) else []),
+            ("KV cache", precision.kv_cache or ("not stated" if isinstance(run, Benchmark) else None)),
             ("Recurrent state", precision.recurrent_state),
             ("Context", _context(run.context_tokens)),
             ("Batch", f"{run.batch:,}"),
@@ -87,9 +88,40 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             ("Requests", _count(workload.requests) if workload else None),
             ("Concurrency", _count(workload.concurrency) if workload else None),
             ("Dataset", workload.dataset if workload else None),
-            *_measured(run),
+            *(_benchmark_facts(run) if isinstance(run, Benchmark) else _measured(run)),
         ]
     )
+
+
+def _benchmark_precision(run: Benchmark) -> list[tuple[str, object]]:
+    formats = run.precision.weight_formats
+    return [
+        ("Weight formats", ", ".join(formats) if formats else None),
+        ("Activations", run.precision.activations),
+    ]
+
+
+def _benchmark_facts(run: Benchmark) -> list[tuple[str, object]]:
+    """Scenario, the system and every metric as written (``TTFT, p99 per request``)."""
+    system, sweep = run.system, run.sweep
+    parallelism = system.parallelism if system else None
+    degrees = (
+        ", ".join(f"{name} {degree}" for name, degree in parallelism.model_dump(exclude_none=True).items())
+        if parallelism
+        else None
+    )
+    rows: list[tuple[str, object]] = [
+        ("Scenario", run.scenario or "not stated"),
+        ("Sweep point", f"{sweep.parameter} = {sweep.value:g}" if sweep else None),
+        ("System", system.name if system else None),
+        ("Parallelism", degrees or None),
+        ("Speculative decoding", system.speculative.method if system and system.speculative else None),
+    ]
+    for metric in run.metrics:
+        limits = "; ".join(f"{c.metric} {c.statistic} ≤ {c.limit}" for c in metric.constraints)
+        label = f"{metric.metric} ({metric.statistic}, per {metric.per})"
+        rows.append((label, metric.stated + (f" (target: {limits})" if limits else "")))
+    return rows
 
 
 MEASURED = {
@@ -100,7 +132,7 @@ MEASURED = {
 }
 
 
-def _measured(run: Run) -> list[tuple[str, object]]:
+def _measured(run: KvEfficiency) -> list[tuple[str, object]]:
     """The measured figures given, then one row naming those left null (a fact, not a measurement)."""
     rows: list[tuple[str, object]] = []
     missing = []
