@@ -34,6 +34,7 @@ from registry.checker.cache import file_digest
 from registry.checker.discover import discover
 from registry.checker.index import RegistryIndex
 from registry.checker.pipeline import CheckResult, check
+from registry.db import _rows_benchmarks as b
 from registry.db import _rows_models as m
 from registry.db import _rows_records as r
 from registry.db import _rows_runs as u
@@ -136,6 +137,8 @@ def _column_builders(index: RegistryIndex, results: Results) -> dict[str, Callab
         "layer_groups": lambda: m.layer_groups_columns(found(), results),
         "runs": lambda: u.runs_columns(index, results),
         "claims": lambda: u.claims_columns(index, results),
+        "benchmarks": lambda: b.benchmarks_columns(index),
+        "benchmark_metrics": lambda: b.benchmark_metrics_columns(index),
         "kv_at_context": lambda: m.kv_at_context_columns(found(), results),
         "engines": lambda: r.engines_columns(index),
         "hardware": lambda: r.hardware_columns(index),

@@ -10,6 +10,7 @@ The types follow one rule, stated in :mod:`registry.db._columns`.
 from __future__ import annotations
 
 from registry.db._columns import BYTES, BYTES_PER_TOKEN, TYPE_RULES, Column, Table, _c
+from registry.db._tables_benchmarks import BENCHMARK_METRICS, BENCHMARKS
 
 __all__ = ["TABLES", "TYPE_RULES", "Column", "Table"]
 
@@ -207,13 +208,34 @@ RUNS = Table(
         _c("requests", "BIGINT", "Requests in the run."),
         _c("concurrency", "BIGINT", "Requests in flight."),
         _c("dataset", "VARCHAR", "The dataset, when named."),
-        _c("measured_ttft", "VARCHAR", "Time to first token, as written."),
+        _c(
+            "measured_ttft",
+            "VARCHAR",
+            "Time to first token, as written: a kv-efficiency record's measured_ttft; for a benchmark, "
+            "its first ttft metric per request of statistic value, else mean, else median (never a "
+            "percentile; every figure is in benchmark_metrics).",
+        ),
         _c("measured_ttft_s", "DOUBLE", "Time to first token, seconds."),
-        _c("measured_tpot", "VARCHAR", "Time per output token, as written."),
+        _c(
+            "measured_tpot",
+            "VARCHAR",
+            "Time per output token, as written (for a benchmark: its tpot metric per request, chosen as "
+            "for measured_ttft).",
+        ),
         _c("measured_tpot_s", "DOUBLE", "Time per output token, seconds."),
-        _c("measured_throughput", "VARCHAR", "Output throughput, as written."),
+        _c(
+            "measured_throughput",
+            "VARCHAR",
+            "Output throughput, as written (for a benchmark: its output_throughput metric per system, "
+            "chosen as for measured_ttft).",
+        ),
         _c("measured_throughput_tok_s", "DOUBLE", "Output throughput, tokens per second."),
-        _c("measured_memory", "VARCHAR", "Observed cache memory, as written."),
+        _c(
+            "measured_memory",
+            "VARCHAR",
+            "Observed memory, as written (for a benchmark: its memory metric per system, chosen as for "
+            "measured_ttft).",
+        ),
         _c("measured_memory_bytes", BYTES, "Observed cache memory in bytes (rounded to the byte)."),
         _c(
             "kv_bytes_per_token",
@@ -370,6 +392,8 @@ TABLES: tuple[Table, ...] = (
     LAYER_GROUPS,
     RUNS,
     CLAIMS,
+    BENCHMARKS,
+    BENCHMARK_METRICS,
     KV_AT_CONTEXT,
     ENGINES,
     HARDWARE,

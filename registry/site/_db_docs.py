@@ -50,6 +50,15 @@ WHERE kv_dtype LIKE 'fp8%'
 ORDER BY id""",
     ),
     Example(
+        "What did each benchmark measure, in SI units and per accelerator?",
+        "`benchmark_metrics` holds one row per figure: the statistic, per what, the figure as written and "
+        "in SI units; a system's throughput, power or memory is also divided by its accelerators.",
+        """SELECT b.id, b.hardware_id, b.accelerators, m.metric, m.statistic, m.per, m.stated,
+       m.value, m.unit, m.value_per_accelerator
+FROM benchmarks AS b JOIN benchmark_metrics AS m ON m.benchmark_id = b.id
+ORDER BY b.id, m.position""",
+    ),
+    Example(
         "How does one model's cache differ between engines?",
         "The same model at 128K under each engine layout: block rounding, padding, and whether the "
         "engine caches the MLA latent or expanded per-head K and V. NULL means no number, and "
