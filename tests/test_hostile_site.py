@@ -94,3 +94,11 @@ def test_a_check_clean_registry_builds_a_correct_site(item: tuple[str, str, str]
 )
 def test_a_line_break_in_a_single_line_field_is_refused(item: tuple[str, str, str]) -> None:
     assert "S008" in site(item).codes
+
+
+def test_the_guard_judges_an_attribute_after_an_equals_sign_with_no_name() -> None:
+    """The guard's scan starts at each ``=``: a first ``=`` with no attribute name before it must not hide
+    the attribute that follows inside the same run of text."""
+    assert guard_page("=HREF=javascript:alert(1)>") == '=HREF="#">'
+    assert guard_page("x]:cite=data:text/html,x") == 'x]:cite="#"'
+    assert guard_page('<a href="../models/x.md">x</a>') == '<a href="../models/x.md">x</a>'

@@ -25,9 +25,16 @@ import re
 LINK_SCHEMES = frozenset({"https"})
 """The one scheme a link may name; anything else must be relative."""
 
-_ATTRIBUTE = re.compile(
-    r"""(?i)(?<![\w-])(href|src|srcset|poster|action|formaction|xlink:href|data|background|cite)(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'>]+)"""
+_ATTRIBUTE_NAMES = frozenset(
+    {"href", "src", "srcset", "poster", "action", "formaction", "xlink:href", "data", "background", "cite"}
 )
+"""The HTML attributes that hold an address a browser follows or fetches."""
+_VALUE = re.compile(r"""=(?=(\s*)("[^"]*[:&][^"]*"|'[^']*[:&][^']*'|[^\s"'>]*[:&][^\s"'>]*))""")
+"""An attribute's value that could name a scheme: one holding ``:`` or ``&`` (an entity such as ``&colon;``).
+Any other value is relative, so only these are judged; the scan starts at ``=``, which keeps it fast.
+The value is a lookahead, so that an ``=`` inside it is still a place to look when no attribute name
+stands before the first."""
+_NAME_BEFORE = re.compile(r"(?<![\w-])(xlink:href|[\w-]+)\s*$", re.I)
 _MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
 _REFERENCE = re.compile(r"(?m)^( {0,3}\[[^\]\n]+\]:[ \t]*)<?(\S+?)>?(?=\s|$)")
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}):")
@@ -60,23 +67,38 @@ def guard_page(text: str) -> str:
     """``text`` (a generated page, or a part of one) with every address the rule refuses made inert."""
     if not any(marker in text for marker in _MARKERS):  # many parts hold no address at all
         return text
-    text = _ATTRIBUTE.sub(_attribute, text)
+    text = _attributes(text)
     text = _MARKDOWN_LINK.sub(_markdown_link, text)
     text = _REFERENCE.sub(_reference, text)
     return _AUTOLINK.sub(_autolink, text)
 
 
-def _attribute(match: re.Match[str]) -> str:
-    name, equals, quoted = match.groups()
+def _attributes(text: str) -> str:
+    """``text`` with every refused address of an HTML attribute made ``#``; a judged value is passed
+    over whole, as an HTML parser reads it."""
+    parts: list[str] = []
+    done = scanned = 0
+    for match in _VALUE.finditer(text):
+        if match.start() < scanned:
+            continue
+        named = _NAME_BEFORE.search(text, max(0, match.start() - 64), match.start())
+        name = named.group(1).lower() if named else ""
+        if name not in _ATTRIBUTE_NAMES:
+            continue
+        scanned = match.end(2)
+        if not _allowed_value(name, match.group(2)):
+            parts += [text[done : match.start()], f'={match.group(1)}"#"']
+            done = scanned
+    return "".join([*parts, text[done:]]) if parts else text
+
+
+def _allowed_value(name: str, quoted: str) -> bool:
     value = quoted[1:-1] if quoted[:1] in "\"'" and len(quoted) > 1 else quoted
-    fetched = name.lower() not in {"href", "xlink:href", "cite", "action", "formaction"}
-    if name.lower() == "srcset":
-        ok = all(
+    if name == "srcset":
+        return all(
             allowed(part.strip().split(" ")[0], fetched=True) for part in value.split(",") if part.strip()
         )
-    else:
-        ok = allowed(value, fetched=fetched)
-    return match.group(0) if ok else f'{name}{equals}"#"'
+    return allowed(value, fetched=name not in {"href", "xlink:href", "cite", "action", "formaction"})
 
 
 def _markdown_link(match: re.Match[str]) -> str:
