@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "registry.cli._import_config",
         "write a model record from a config.json, copied verbatim",
     ),
+    "import": (
+        "registry.cli._import",
+        "turn published benchmark results (MLPerf Inference summaries) into benchmark records",
+    ),
     "fmt": ("registry.cli._fmt", "rewrite records in canonical form, keeping every comment and value"),
     "migrate": (
         "registry.cli._migrate",

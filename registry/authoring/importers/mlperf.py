@@ -1,0 +1,154 @@
+"""``registry import mlperf``: the LLM rows of MLPerf Inference results summaries as benchmark records.
+
+Everything is read and checked before anything is written: every file's every row (a bad one is a
+:class:`~registry.authoring.importers.mlperf_table.SourceError` naming its ``file:line``, and no record
+changes), every mapping, every record's text. Then the records whose text differs from the file on
+disk are written, each atomically. A row that is not an LLM benchmark is skipped and counted; an LLM
+row that cannot be mapped is listed with its reason (the command then exits 1). Importing the same file
+again writes nothing: a record's text depends only on its row and its source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry.authoring.importers import mlperf_maps as maps
+from registry.authoring.importers.mlperf_record import (
+    MAX_SLUG,
+    Mapped,
+    Source,
+    Unmappable,
+    base_slug,
+    hashed_slug,
+    id_key,
+    map_row,
+)
+from registry.authoring.importers.mlperf_table import SourceError, SummaryRow, read_summary
+from registry.authoring.writer import record_text
+from registry.errors import RegistryError
+from registry.files import write_atomic
+from registry.ids import record_path
+
+README = "README.md"
+_README_FIELDS = {
+    "repository": re.compile(r"^- Source repository: `([^`]+)`", re.M),
+    "file": re.compile(r"^- Source path: `([^`]+)`", re.M),
+    "commit": re.compile(r"^- Commit read: `([0-9a-f]{7,40})`", re.M),
+}
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """What the command line says of the source; a field left ``None`` is read from the README.md
+    beside the file (the lines ``- Source repository:``, ``- Source path:`` and ``- Commit read:``)."""
+
+    repository: str | None = None
+    commit: str | None = None
+    file: str | None = None
+
+
+@dataclass(frozen=True)
+class Unmapped:
+    """An LLM row with no record to map to, and why."""
+
+    where: str
+    reason: str
+
+
+@dataclass
+class ImportResult:
+    """What an import found and did, for the command to report."""
+
+    rows: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    unmapped: list[Unmapped] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def source_of(path: Path, options: SourceOptions) -> Source:
+    """The repository, file and commit of the summary at ``path``: the options, else its README."""
+    found: dict[str, str | None] = {
+        "repository": options.repository,
+        "file": options.file,
+        "commit": options.commit,
+    }
+    readme = path.parent / README
+    if None in found.values() and readme.is_file():
+        text = readme.read_text(encoding="utf-8", errors="replace")
+        for name, pattern in _README_FIELDS.items():
+            match = pattern.search(text)
+            if found[name] is None and match:
+                found[name] = match.group(1)
+    missing = [name for name, value in found.items() if value is None]
+    if missing:
+        raise RegistryError(
+            f"{path}: where it was published is not known ({', '.join(missing)}): pass "
+            f"{' '.join('--' + name for name in missing)}, or keep a {README} beside it that names them"
+        )
+    repository, file, commit = (str(found[name]) for name in ("repository", "file", "commit"))
+    if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+        raise RegistryError(f"{path}: commit {commit!r} is not a git commit (7 to 40 lower-case hex digits)")
+    return Source(repository, file, commit)
+
+
+def _ids(rows: list[SummaryRow]) -> dict[tuple[str, ...], str]:
+    """Each result's record id: the slug of its key, or with a hash of the key when that slug is too
+    long or another key shares it."""
+    keys: dict[str, set[tuple[str, ...]]] = {}
+    for row in rows:
+        keys.setdefault(base_slug(row), set()).add(id_key(row))
+    ids = {}
+    for row in rows:
+        plain = base_slug(row)
+        unique = len(plain) <= MAX_SLUG and len(keys[plain]) == 1
+        ids[id_key(row)] = f"benchmarks/{plain if unique else hashed_slug(row)}"
+    return ids
+
+
+def plan_import(root: Path, paths: list[Path], options: SourceOptions) -> tuple[ImportResult, list[Mapped]]:
+    """Read, check and map every row of every file; nothing is written."""
+    result = ImportResult()
+    read = [(read_summary(path), source_of(path, options)) for path in paths]
+    llm = [(row, source) for rows, source in read for row in rows if row["Model"] in maps.LLM_MODELS]
+    result.rows = sum(len(rows) for rows, _ in read)
+    result.skipped.update(
+        row["Model"] for rows, _ in read for row in rows if row["Model"] not in maps.LLM_MODELS
+    )
+    ids = _ids([row for row, _ in llm])
+    mapped: dict[str, Mapped] = {}
+    for row, source in llm:
+        try:
+            record = map_row(root, row, source, ids[id_key(row)])
+        except Unmappable as reason:
+            result.unmapped.append(Unmapped(row.where, str(reason)))
+            continue
+        earlier = mapped.get(record.id)
+        if earlier is not None and earlier.row.cells != row.cells:
+            raise SourceError(
+                f"{row.where}: the same result ({record.id}) as {earlier.row.where}, with other values"
+            )
+        mapped[record.id] = record
+    return result, list(mapped.values())
+
+
+def import_mlperf(root: Path, paths: list[Path], options: SourceOptions) -> ImportResult:
+    """Import the summaries at ``paths`` into the registry at ``root``: every record whose text changed is
+    written (atomically, one file at a time), after every row and record has been checked."""
+    result, mapped = plan_import(root, paths, options)
+    texts = [(record, record_text(record.fields, record.comments)) for record in mapped]
+    writes: list[tuple[Path, str]] = []
+    for record, text in texts:
+        path = record_path(root, record.id, create=True)
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        bucket = result.new if old is None else result.unchanged if old == text else result.changed
+        bucket.append(record.id)
+        if old != text:
+            writes.append((path, text))
+    for path, text in writes:
+        write_atomic(path, text)
+    return result
