@@ -31,8 +31,10 @@ from registry.authoring.writer import record_text
 from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.ids import record_path
+from registry.reading import read_regular
 
 README = "README.md"
+README_BYTES = 1024 * 1024
 _README_FIELDS = {
     "repository": re.compile(r"^- Source repository: `([^`]+)`", re.M),
     "file": re.compile(r"^- Source path: `([^`]+)`", re.M),
@@ -79,7 +81,7 @@ def source_of(path: Path, options: SourceOptions) -> Source:
     }
     readme = path.parent / README
     if None in found.values() and readme.is_file():
-        text = readme.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(readme, README_BYTES).decode("utf-8", errors="replace")
         for name, pattern in _README_FIELDS.items():
             match = pattern.search(text)
             if found[name] is None and match:
