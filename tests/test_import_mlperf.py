@@ -14,6 +14,7 @@ from registry.authoring.fmt import format_text
 from registry.authoring.importers.mlperf import SourceOptions, import_mlperf, plan_import
 from registry.authoring.importers.mlperf_table import COLUMNS, SourceError
 from registry.checker.load import load_text
+from registry.checker.pipeline import check
 from registry.cli import main
 from registry.errors import RegistryError
 from tests.conftest import REPO
@@ -309,3 +310,11 @@ def test_help_states_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_source_error_is_a_registry_error() -> None:
     assert issubclass(SourceError, RegistryError)
+
+
+def test_imported_records_check_clean(root: Path) -> None:
+    import_mlperf(root, [SUMMARY], SourceOptions())
+    import_mlperf(root, [LATER], SourceOptions("example/r", COMMIT, "summary.csv"))
+    paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
+    assert len(paths) == 6
+    assert check(root, paths).diagnostics == []
