@@ -21,7 +21,9 @@ except ImportError:  # pragma: no cover - PyYAML without libyaml: everything tak
 
 AVAILABLE = CParser is not None
 
-_RISKY = ("\t", "\\", "\x85", "\u2028", "\u2029", "\ufeff")
+_RISKY = ("\t", "\\", "\x85", "\u2028", "\u2029", "\ufeff", "?")
+"""Tabs, backslash escapes, the line breaks YAML 1.1 knows and 1.2 does not, a byte-order mark, and ``?``
+(a complex key's indicator, whose finding libyaml places a column apart: ``[?,``; no record needs one)."""
 
 _ODD_ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,]))[&*](?![*\s])[^\s\[\]{},]*[^\s\[\]{},0-9A-Za-z_-]", re.M)
 """An anchor or alias name with a character outside libyaml's alphabet (``&a:``): YAML 1.1 ends the name
