@@ -178,3 +178,12 @@ def test_claim_bytes_are_written_exactly_or_not_at_all() -> None:
 def test_scalars_read_back_as_the_same_string(value: str) -> None:
     document = load_text("x.yaml", f"key: {scalar(value)}\n").document
     assert document is not None and document.data == {"key": value}
+
+
+def test_a_new_benchmark_is_written_at_schema_version_2(corpus: Path) -> None:
+    """Each kind at its own version: a benchmark at 2, with its scenario and metrics left to fill."""
+    record = write_new(corpus, NewOptions("benchmark", "llama-v2", model="llama-3.1-8b"))
+    data = _data(record.path)
+    assert data["schema_version"] == 2 and data["metrics"] == [] and data["scenario"] is None
+    assert "measured_ttft" not in data and {"scenario", "metrics"} <= set(record.to_fill)
+    assert _data(write_new(corpus, NewOptions("hardware", "gpu-v1")).path)["schema_version"] == 1
