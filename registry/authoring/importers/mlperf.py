@@ -27,10 +27,8 @@ from registry.authoring.importers.mlperf_record import (
     map_row,
 )
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow, read_summary
-from registry.authoring.writer import record_text
+from registry.authoring.importers.writing import Planned, Written, write_records
 from registry.errors import RegistryError
-from registry.files import write_atomic
-from registry.ids import record_path
 from registry.reading import read_regular
 
 README = "README.md"
@@ -61,15 +59,12 @@ class Unmapped:
 
 
 @dataclass
-class ImportResult:
+class ImportResult(Written):
     """What an import found and did, for the command to report."""
 
     rows: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
-    new: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
 
 
 def source_of(path: Path, options: SourceOptions) -> Source:
@@ -142,15 +137,6 @@ def import_mlperf(root: Path, paths: list[Path], options: SourceOptions) -> Impo
     """Import the summaries at ``paths`` into the registry at ``root``: every record whose text changed is
     written (atomically, one file at a time), after every row and record has been checked."""
     result, mapped = plan_import(root, paths, options)
-    texts = [(record, record_text(record.fields, record.comments)) for record in mapped]
-    writes: list[tuple[Path, str]] = []
-    for record, text in texts:
-        path = record_path(root, record.id, create=True)
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        bucket = result.new if old is None else result.unchanged if old == text else result.changed
-        bucket.append(record.id)
-        if old != text:
-            writes.append((path, text))
-    for path, text in writes:
-        write_atomic(path, text)
+    planned = [Planned(record.id, record.fields, record.comments) for record in mapped]
+    write_records(root, planned, result)
     return result
