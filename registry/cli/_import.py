@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from registry.cli._common import registry_root
+from registry.errors import RegistryError
 
 DESCRIPTION = """\
 Turn published benchmark results into benchmark records (schema version 2) under records/benchmarks/.
@@ -25,6 +26,26 @@ the options, or keep a README.md beside the file with the lines '- Source reposi
 
 Every file is read and checked before anything is written: a malformed row, a wrong header, a Result
 that is not a number or a file of another tool is reported as FILE:LINE and nothing changes.
+
+SOURCE vllm-bench reads the JSON that 'vllm bench serve --save-result' writes (one run a file, or one
+a line with --append-result);
+sglang-bench the JSONL of 'python -m sglang.bench_serving --output-file' (one run a line, one record a
+line). The throughputs (req/s, tok/s) and the latency statistics (TTFT, TPOT, ITL, E2E: mean, median,
+max and the percentiles p90, p95, p99, p99.9, in ms as the file writes them) become metrics, unconverted;
+the completed requests, concurrency cap, request rate, dataset and lengths the workload; the file and
+line the provenance. What the file lacks comes from the options: --model (required), --hardware with
+--count, --engine-version, --prefix-cache, --url (where the result is published), the precisions. The
+scenario is 'server' when the file states a finite request_rate (requests arrive at that rate) and
+'offline' when it is inf (every request is sent at once, whatever the concurrency cap); --scenario
+overrides it. The engine is vLLM for vllm-bench, and for sglang-bench the one the client backend names
+(sglang*, vllm*); --engine overrides it. The id is --id, or the file's name with a digest of the run's
+text, so the same run keeps its id. Without --hardware/--count, --engine-version, --prefix-cache or
+--url, the record is a draft: those fields are left out with a TODO comment, and 'registry check' names
+each until it is filled.
+
+Bad input is located and nothing is written: JSON that does not parse (FILE:LINE:COLUMN), a JSON of
+another tool (the keys its writer always writes that it lacks), a value of the wrong type (its JSON
+pointer, e.g. FILE:3: /mean_ttft_ms).
 """
 
 EPILOG = """\
@@ -33,13 +54,22 @@ examples:
   registry import mlperf summary.csv --repository mlcommons/inference_results_v6.1 \\
       --commit 7bf15fd8089655a71fb75c81a744d7ba5a632424
 
+  registry import vllm-bench result.json --model models/llama-3.1-8b --hardware hardware/h100-sxm \\
+      --count 1 --engine-version 0.11.0 --prefix-cache cold --url https://example.org/result.json
+  registry import sglang-bench runs.jsonl --model models/llama-3.1-8b
+
 exit codes: 0 every LLM row imported, 1 some rows could not be mapped (listed; the others are written),
 2 could not run (a bad file, with FILE:LINE; nothing is written).
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", choices=("mlperf",), metavar="SOURCE", help="the kind of file: mlperf")
+    parser.add_argument(
+        "source",
+        choices=("mlperf", "vllm-bench", "sglang-bench"),
+        metavar="SOURCE",
+        help="the kind of file: mlperf, vllm-bench or sglang-bench",
+    )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="the files to import")
     parser.add_argument(
         "--repository",
@@ -53,8 +83,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--file", metavar="PATH", help="the files' path in that repository (default: README.md)"
     )
 
+    bench = parser.add_argument_group("vllm-bench and sglang-bench")
+    bench.add_argument("--model", metavar="ID", help="the model record the run served (required)")
+    bench.add_argument("--hardware", metavar="ID", help="the hardware record of the accelerators")
+    bench.add_argument("--count", metavar="N", type=int, help="how many accelerators served the run")
+    bench.add_argument("--engine", metavar="ID", help="the engine record (default: from the backend)")
+    bench.add_argument("--engine-version", metavar="VERSION", help="the server's version")
+    bench.add_argument("--weights", metavar="DTYPE", help="the weights' precision (bf16, fp8, ...)")
+    bench.add_argument("--kv-cache", metavar="DTYPE", help="the KV cache's precision")
+    bench.add_argument("--prefix-cache", choices=("none", "cold", "warm"), help="the prefix cache's state")
+    bench.add_argument(
+        "--scenario",
+        choices=("offline", "server", "interactive", "single-stream", "multi-stream"),
+        help="how load was offered (default: server with a finite request rate, else offline)",
+    )
+    bench.add_argument(
+        "--context", metavar="N", type=int, help="the run's context length (default: the model's maximum)"
+    )
+    bench.add_argument(
+        "--id", metavar="ID", help="the record's id, for a single run (default: file and digest)"
+    )
+    bench.add_argument("--url", metavar="URL", help="where the result file is published")
+
 
 def run(args: argparse.Namespace) -> int:
+    if args.source != "mlperf":
+        return _run_bench(args)
     from registry.authoring.importers.mlperf import SourceOptions, import_mlperf  # lazy
 
     options = SourceOptions(args.repository, args.commit, args.file)
@@ -74,3 +128,42 @@ def run(args: argparse.Namespace) -> int:
         lines += [f"{item.where}: {item.reason}" for item in result.unmapped]
     sys.stdout.write("\n".join(lines) + "\n")
     return 1 if result.unmapped else 0
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from registry.authoring.importers.bench import import_bench  # lazy
+    from registry.authoring.importers.bench_record import BenchOptions  # lazy
+
+    if args.repository or args.commit or args.file:
+        raise RegistryError(
+            "--repository, --commit and --file describe an mlperf summary; cite a run with --url"
+        )
+    if not args.model:
+        raise RegistryError(f"registry import {args.source} needs --model: the model record the run served")
+    options = BenchOptions(
+        model=args.model,
+        hardware=args.hardware,
+        count=args.count,
+        engine=args.engine,
+        engine_version=args.engine_version,
+        weights=args.weights,
+        kv_cache=args.kv_cache,
+        prefix_cache=args.prefix_cache,
+        scenario=args.scenario,
+        context=args.context,
+        record_id=args.id,
+        url=args.url,
+    )
+    result = import_bench(registry_root(args), args.source, list(args.files), options)
+    lines = [
+        f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, "
+        f"{len(result.unchanged)} unchanged"
+    ]
+    lines += [f"  new      records/{record_id}.yaml" for record_id in result.new]
+    lines += [f"  changed  records/{record_id}.yaml" for record_id in result.changed]
+    if result.drafts:
+        lines.append(
+            f"{len(result.drafts)} drafts: fill the fields their TODO comments name ('registry check' lists them)"
+        )
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
