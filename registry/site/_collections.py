@@ -47,7 +47,8 @@ COLLECTION_INTROS = {
     "kv-efficiency": "Architectural and measured facts about KV-cache and recurrent-state memory. Every "
     "stated figure is recomputed by the engine; the verdicts column counts the outcomes.",
     "benchmarks": "Serving measurements, each with the run around it: model, engine, hardware, precision, "
-    "workload, context and prefix-cache state.",
+    "workload, context and prefix-cache state. Ranked per model and scenario, and per accelerator, in the "
+    "[leaderboards](../leaderboards/index.md).",
     "engines": "Serving engines and libraries, and which cache mechanisms each handles natively.",
     "hardware": "Accelerators and systems, with memory as their vendor's datasheet writes it.",
 }

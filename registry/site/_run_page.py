@@ -15,9 +15,9 @@ from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count
 from registry.engine.units import QuantityError, parse_context, parse_quantity
 from registry.kinds.records import Benchmark, Claim, KvEfficiency
-from registry.site import _parts, _paths
+from registry.site import _leaderboards, _parts, _paths
 from registry.site._context import SiteContext
-from registry.site._html import Cell, Html, block, element, escape, join, table
+from registry.site._html import Cell, Html, block, element, escape, join, link, table
 from registry.site._results import ClaimRow, claim_rows
 
 Run = KvEfficiency | Benchmark
@@ -50,6 +50,7 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
     parts = [
         _parts.header(context, entry, page),
         "## Run\n" + block(_run_facts(context, run, page)),
+        _provenance(context, run, page) if isinstance(run, Benchmark) else "",
         _claims(run, rows) + _derivation(result) + _claim_details(run, rows, shared),
         _parts.findings(context, entry),
         _parts.prose(context, entry, page),
@@ -91,6 +92,59 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             *(_benchmark_facts(run) if isinstance(run, Benchmark) else _measured(run)),
         ]
     )
+
+
+def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
+    """Where the figures were read (repository, file, commit, row or run folder; an MLPerf result's
+    round, division and availability), the records the run names, and the leaderboard it is ranked on."""
+    source = run.provenance
+    parts = run.system.accelerators if run.system else None
+    hardware = [(part.hardware, part.count) for part in parts] if parts else []
+    if run.hardware:
+        hardware.append((run.hardware, run.hardware_count or 0))
+    on = join(
+        [
+            join(
+                [
+                    context.record_link(page, h),
+                    f" × {n}" if n else "",
+                    " (",
+                    link(_paths.href(page, _leaderboards.hardware_page(h)), "its results"),
+                    ")",
+                ]
+            )
+            for h, n in hardware
+        ],
+        "; ",
+    )
+    board = _leaderboards.board_page(run.model, run.scenario or _leaderboards.NOT_STATED)
+    valid = None if source is None or source.valid is None else ("VALID" if source.valid else "INVALID")
+    facts = _parts.fact_table(
+        [
+            ("Source", source.source if source else "not stated (hand-written record: see its sources)"),
+            ("Repository", element("code", source.repository) if source and source.repository else None),
+            ("File", element("code", source.file) if source and source.file else None),
+            ("Commit", element("code", source.commit) if source and source.commit else None),
+            ("Row", f"data row {source.row:,}" if source and source.row else None),
+            ("Run path", element("code", source.run_path) if source and source.run_path else None),
+            ("Round", source.round if source else None),
+            ("Division", source.division if source else None),
+            ("Availability", source.availability if source else None),
+            ("Submitter", source.submitter if source else None),
+            ("Run log verdict", valid),
+            ("Model", context.record_link(page, run.model)),
+            ("Hardware", on or None),
+            ("Engine", context.record_link(page, run.engine) if run.engine else "not recorded"),
+            (
+                "Leaderboard",
+                link(
+                    _paths.href(page, board),
+                    f"{run.model.split('/', 1)[1]}, {run.scenario or 'scenario not stated'}",
+                ),
+            ),
+        ]
+    )
+    return "## Provenance\n" + block(facts)
 
 
 def _benchmark_precision(run: Benchmark) -> list[tuple[str, object]]:

@@ -277,3 +277,56 @@ def _series(line: Series, colour: str, x_axis: _LogAxis, y_axis: _LogAxis) -> st
         style = f'fill="none" stroke="{colour}" stroke-width="2"{dash}'
         paths.append(f'<polyline points="{points}" {style}>{title}</polyline>')
     return "".join(paths)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One bar of a linear chart: a label, a value (any unit, ``shown`` as written), a category."""
+
+    label: str
+    value: float
+    shown: str
+    category: str
+
+
+def linear_bar_chart(
+    chart_id: str,
+    figures: Sequence[Figure],
+    *,
+    title: str,
+    description: str,
+    colours: dict[str, str],
+    standalone: bool = False,
+) -> Html:
+    """Horizontal bars on a linear axis from zero, one row per figure, coloured by category: figures
+    of one unit that compare by difference (throughput per accelerator), where a log axis would hide
+    it. Every label is record text and goes in as escaped text; each bar's ``<title>`` gives the figure."""
+    width, label_width, row = 860, 300, 18
+    start, end = label_width + 10.0, width - 90.0
+    top_value = max((f.value for f in figures), default=0.0) or 1.0
+    swatches = [(name, colour, False) for name, colour in colours.items()]
+    legend, legend_height = _legend(swatches, label_width + 10, 18, width - label_width - 20)
+    top = 18 + legend_height + 6
+    height = int(top + row * len(figures) + 12)
+    parts = [_open(chart_id, width, height, title, description, standalone), legend]
+    for index, figure in enumerate(figures):
+        y = top + index * row
+        baseline = y + row - 5
+        reach = start + (end - start) * figure.value / top_value
+        exact = f"{figure.label}: {figure.shown}, {figure.category}"
+        parts.append(_text(label_width, baseline, _truncate(figure.label, 40), text_anchor="end"))
+        parts.append(
+            _shape(
+                "rect",
+                f"<title>{escape(exact)}</title>",
+                x=start,
+                y=y + 3,
+                width=max(reach - start, 1.0),
+                height=row - 6,
+                fill=colours[figure.category],
+            )
+        )
+        parts.append(_text(reach + 4, baseline, figure.shown))
+    parts.append(_line(start, top - 2.0, start, top + row * len(figures) + 2.0))
+    parts.append("</svg>")
+    return Html("".join(parts))
