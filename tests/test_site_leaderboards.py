@@ -128,16 +128,19 @@ BENCHMARKS = {
 }
 
 
+RECORDS = {
+    "models/example-llama": MODEL.replace(" Its runs: [[kv-efficiency/example-claims]].", ""),
+    "hardware/example-gpu": HARDWARE,
+    "hardware/other-gpu": OTHER_GPU,
+    "engines/example-engine": ENGINE,
+    **BENCHMARKS,
+}
+"""The registry the leaderboards are generated from (the browser test builds it too)."""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    records = {
-        "models/example-llama": MODEL.replace(" Its runs: [[kv-efficiency/example-claims]].", ""),
-        "hardware/example-gpu": HARDWARE,
-        "hardware/other-gpu": OTHER_GPU,
-        "engines/example-engine": ENGINE,
-        **BENCHMARKS,
-    }
-    root = make_registry(tmp_path_factory.mktemp("leaderboards"), records)
+    root = make_registry(tmp_path_factory.mktemp("leaderboards"), RECORDS)
     result = check(root)
     assert result.ok, [d.message for d in result.diagnostics]
     generate(root, result, downloads=False, workers=1)
