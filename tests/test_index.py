@@ -60,8 +60,13 @@ def test_an_entry_knows_its_references_and_links_as_its_record_states_them(index
             for name in ("model", "engine", "hardware")
             if isinstance(getattr(record, name, None), str)
         ]
+        system = getattr(record, "system", None)
+        parts = [
+            (f"/system/accelerators/{n}/hardware", part.hardware, "hardware")
+            for n, part in enumerate((system.accelerators or []) if system is not None else [])
+        ]
         related = [(f"/related/{n}", target, "related") for n, target in enumerate(record.related)]
-        assert [tuple(reference) for reference in entry.references] == fields + related
+        assert [tuple(reference) for reference in entry.references] == fields + parts + related
         links = [
             (name, match.group(1).strip(), match.start())
             for name in ("notes", "methodology")

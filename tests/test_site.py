@@ -427,6 +427,9 @@ def test_backlinks_name_every_record_that_points_at_each_record_and_how() -> Non
     for entry in result.index:
         record = entry.record
         pointed = [(getattr(record, name, None), name) for name in ("model", "engine", "hardware")]
+        system = getattr(record, "system", None)  # a mixed system names each part's hardware
+        parts = (system.accelerators or []) if system is not None else []
+        pointed += [(part.hardware, "hardware") for part in parts]
         pointed += [(target, "related") for target in record.related]
         pointed += [(link.target, "link") for link in entry.links]
         for target, how in pointed:
