@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from registry.authoring.comments import anchors_of, find_comments, place, strip_comments, with_blank_lines
 from registry.authoring.emit import dump, round_trip_yaml, same_value
@@ -120,23 +120,39 @@ class FileResult:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
+class Outcome(Protocol):
+    """What a command that rewrites records did (or would do) to one file."""
+
+    @property
+    def status(self) -> str: ...
+
+
+R = TypeVar("R", bound=Outcome)
+
+
 @dataclass
-class FmtReport:
-    """Every file fmt looked at, in path order."""
+class FileReport(Generic[R]):
+    """Every file a rewriting command (``fmt``, ``migrate``) looked at, in path order. :attr:`changed`
+    is the status of a file it rewrote, which with ``check`` is a failure."""
 
-    files: list[FileResult]
+    files: list[R]
     check: bool
+    changed: ClassVar[str]
 
-    def with_status(self, status: Status) -> list[FileResult]:
+    def with_status(self, status: str) -> list[R]:
         return [f for f in self.files if f.status == status]
 
     @property
     def ok(self) -> bool:
-        """True when every file loaded and was (or, with ``check``, already is) canonical."""
-        bad: tuple[Status, ...] = (
-            ("unreadable", "refused", "reformatted") if self.check else ("unreadable", "refused")
-        )
+        """True when no file failed and (with ``check``) none is left to rewrite."""
+        bad = ("unreadable", "refused", self.changed) if self.check else ("unreadable", "refused")
         return not any(f.status in bad for f in self.files)
+
+
+class FmtReport(FileReport[FileResult]):
+    """Every file fmt looked at: ``ok`` when every file loaded and was (or already is) canonical."""
+
+    changed = "reformatted"
 
 
 def record_files(root: Path, paths: Sequence[Path] = ()) -> list[Path]:

@@ -33,7 +33,7 @@ from registry.authoring.comments import (
     with_blank_lines,
 )
 from registry.authoring.emit import dump, round_trip_yaml, same_value
-from registry.authoring.fmt import record_files
+from registry.authoring.fmt import FileReport, record_files
 from registry.authoring.order import reorder
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.checker.load import load_text
@@ -64,21 +64,11 @@ class MigrateResult:
     message: str = ""
 
 
-@dataclass
-class MigrateReport:
-    files: list[MigrateResult]
-    check: bool
+class MigrateReport(FileReport[MigrateResult]):
+    """Every file migrate looked at: ``ok`` when nothing failed and (with ``check``) nothing is left to
+    migrate."""
 
-    def with_status(self, status: Status) -> list[MigrateResult]:
-        return [f for f in self.files if f.status == status]
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing failed and (with ``check``) nothing is left to migrate."""
-        bad: tuple[Status, ...] = (
-            ("unreadable", "refused", "migrated") if self.check else ("unreadable", "refused")
-        )
-        return not any(f.status in bad for f in self.files)
+    changed = "migrated"
 
 
 def needs_migration(data: Any) -> bool:
