@@ -61,6 +61,12 @@ def test_binary_and_decimal_units_are_distinct() -> None:
         ("0.4 J/token", Dimension.JOULES_PER_TOKEN, Fraction(2, 5)),
         ("350 mJ/token", Dimension.JOULES_PER_TOKEN, Fraction(7, 20)),
         ("1 J/tok", Dimension.JOULES_PER_TOKEN, Fraction(1)),
+        ("989 TFLOP/s", Dimension.FLOPS, Fraction(989 * 10**12)),
+        ("4.5 PFLOP/s", Dimension.FLOPS, Fraction(45 * 10**14)),
+        ("1,979 TFLOP/s", Dimension.FLOPS, Fraction(1979 * 10**12)),
+        ("500 GFLOP/s", Dimension.FLOPS, Fraction(5 * 10**11)),
+        ("3,958 TOPS", Dimension.FLOPS, Fraction(3958 * 10**12)),
+        ("10 POPS", Dimension.FLOPS, Fraction(10**16)),
     ],
 )
 def test_dimensions(text: str, dimension: Dimension, value: Fraction) -> None:
@@ -108,6 +114,11 @@ def test_energy_per_token_is_not_a_byte_unit_per_token() -> None:
         (Dimension.REQUESTS_PER_SECOND, ["8 req/s", "1,000 samples/s", "~3.5 queries/s"], ["8 tok/s", "8 W"]),
         (Dimension.WATTS, ["700 W", "10.2 kW"], ["700 J/token", "700"]),
         (Dimension.JOULES_PER_TOKEN, ["0.4 J/token", "350 mJ/tok"], ["0.4 J", "0.4 W"]),
+        (
+            Dimension.FLOPS,
+            ["989 TFLOP/s", "4.5 PFLOP/s", "3,958 TOPS", "~2.3 POPS"],
+            ["3.35 TB/s", "989 TFLOPS", "989 tflop/s", "989 TFLOP", "4 PFLOP/s/token"],
+        ),
     ],
 )
 def test_new_dimensions_have_schema_patterns(dimension: Dimension, good: list[str], bad: list[str]) -> None:
@@ -117,3 +128,18 @@ def test_new_dimensions_have_schema_patterns(dimension: Dimension, good: list[st
         assert pattern.search(text) and parse_quantity(text).dimension is dimension
     for text in bad:
         assert not pattern.search(text)
+
+
+def test_flops_written_precision_is_the_tolerance() -> None:
+    """A datasheet's '2.25 PFLOP/s' holds for anything that rounds to it, as any written figure does."""
+    peak = parse_quantity("2.25 PFLOP/s")
+    assert peak.admits(2_250 * 10**12) and peak.admits(2_254 * 10**12)
+    assert not peak.admits(2_256 * 10**12)
+    assert peak.in_unit(2_250 * 10**12) == Fraction(225, 100)
+
+
+def test_flops_units_are_case_sensitive_and_named_when_unknown() -> None:
+    """'tflop/s' is not read as TFLOP/s (as 'gb' is not GB); the message lists the FLOP/s units."""
+    for text in ("989 tflop/s", "989 TFLOPS", "989 Tflops"):
+        with pytest.raises(QuantityError, match="TFLOP/s"):
+            parse_quantity(text)

@@ -1,7 +1,8 @@
 """Units and quantities, exact.
 
 A quantity is written the way people write it: ``"70,272 B"``, ``"68.6 KiB"``, ``"~8.6 GiB"``,
-``"85.3x"``, ``"8.6 s"``, ``"3.35 TB/s"``, ``"8 req/s"``, ``"700 W"``, ``"0.4 J/token"``. Parsing keeps
+``"85.3x"``, ``"8.6 s"``, ``"3.35 TB/s"``, ``"8 req/s"``, ``"700 W"``, ``"0.4 J/token"``,
+``"989 TFLOP/s"``. Parsing keeps
 the exact value (a :class:`~fractions.Fraction` in the base unit of its dimension) and the precision it
 was written with: the tolerance is half a unit
 of the last written digit, so ``"8.6 GiB"`` holds for anything that rounds to 8.6 GiB while ``"70,272 B"``
@@ -29,6 +30,7 @@ class Dimension(str, Enum):
     WATTS = "watts"
     JOULES_PER_TOKEN = "joules/token"
     BYTES_PER_SECOND = "bytes/second"
+    FLOPS = "FLOP/s"
     RATIO = "ratio"
     TOKENS = "tokens"
     COUNT = "count"
@@ -85,6 +87,18 @@ _ENERGY_PER_TOKEN_UNITS: dict[str, Fraction] = {
     "mJ/tok": Fraction(1, 1000),
 }
 """Read before the byte units' ``/token``, which would otherwise take ``J`` for an unknown byte unit."""
+_FLOPS_UNITS: dict[str, Fraction] = {
+    "FLOP/s": Fraction(1),
+    "GFLOP/s": Fraction(10**9),
+    "TFLOP/s": Fraction(10**12),
+    "PFLOP/s": Fraction(10**15),
+    "TOPS": Fraction(10**12),
+    "POPS": Fraction(10**15),
+}
+"""Arithmetic operations per second. Datasheets give integer formats' peaks in TOPS (tera operations per
+second) and floating ones in TFLOP/s; both count a multiply-add as two operations, so an int8 peak and
+an fp8 peak are the same quantity to a compute roof, and an int8 figure is written as its source writes
+it."""
 _RATIO_UNITS: dict[str, Fraction] = {"x": Fraction(1), "×": Fraction(1), "%": Fraction(1, 100)}
 _PER_TOKEN = re.compile(r" *(?:/ *(?:token|tok)|per +token)$")
 
@@ -157,6 +171,8 @@ def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
         return Dimension.REQUESTS_PER_SECOND, _REQUEST_RATE_UNITS[text], text
     if text in _POWER_UNITS:
         return Dimension.WATTS, _POWER_UNITS[text], text
+    if text in _FLOPS_UNITS:
+        return Dimension.FLOPS, _FLOPS_UNITS[text], text
     if text in _RATIO_UNITS:
         return Dimension.RATIO, _RATIO_UNITS[text], text
     if text in ("tokens", "token"):
@@ -171,6 +187,7 @@ def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
             *_REQUEST_RATE_UNITS,
             *_POWER_UNITS,
             *_ENERGY_PER_TOKEN_UNITS,
+            *_FLOPS_UNITS,
             *_RATIO_UNITS,
             "tokens",
         ]
@@ -292,6 +309,8 @@ def _units_of(dimension: Dimension) -> list[str]:
         return list(_POWER_UNITS)
     if dimension is Dimension.JOULES_PER_TOKEN:
         return list(_ENERGY_PER_TOKEN_UNITS)
+    if dimension is Dimension.FLOPS:
+        return list(_FLOPS_UNITS)
     if dimension is Dimension.RATIO:
         return list(_RATIO_UNITS)
     if dimension is Dimension.TOKENS:

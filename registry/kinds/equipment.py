@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from registry.engine.units import Dimension
 from registry.kinds.fields import (
@@ -13,6 +13,7 @@ from registry.kinds.fields import (
     ShortText,
     Strict,
     Url,
+    check_quantity,
     measured_validator,
     quantity_schema,
 )
@@ -50,8 +51,34 @@ class Engine(Envelope):
     ] = Field(default_factory=dict)
 
 
+ComputeDtype = Literal["fp4", "nvfp4", "mxfp4", "fp6", "fp8", "int8", "int4", "bf16", "fp16", "tf32", "fp32"]
+"""The formats a datasheet gives a peak for, named as the engine names dtypes (tf32: fp32 inputs on
+tensor cores; fp6: the 6-bit float formats AMD and NVIDIA list beside fp4 and fp8)."""
+
+COMPUTE_DTYPES: tuple[str, ...] = get_args(ComputeDtype)
+"""The keys ``peak_dense_flops_per_device`` may hold, in the order the schema lists them."""
+
+PeakFlops = Annotated[
+    str,
+    AfterValidator(lambda value: check_quantity(value, (Dimension.FLOPS,), "a peak compute figure")),
+    Field(json_schema_extra=quantity_schema(Dimension.FLOPS)),
+]
+
+
+def _named_keys(schema: dict[str, Any]) -> None:
+    """The mapping's schema as one property per format and no others, so that an unknown format is an
+    unknown field (S002, with the nearest name) at its own key, as in any other mapping of the record."""
+    value = schema.pop("additionalProperties")
+    schema.pop("propertyNames", None)
+    schema["properties"] = {
+        name: {**value, "description": f"Peak dense {name} compute of one device."} for name in COMPUTE_DTYPES
+    }
+    schema["additionalProperties"] = False
+
+
 class Hardware(Envelope):
-    """An accelerator or a system of them, with its memory from the vendor's datasheet."""
+    """An accelerator or a system of them, with its memory, bandwidth and peak compute from the vendor's
+    datasheet: the inputs of a benchmark's physical bounds."""
 
     schema_version: Literal[1] = Field(description="The version of the record format.")
     kind: Literal["hardware"]
@@ -70,5 +97,22 @@ class Hardware(Envelope):
         json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
     )
 
+    peak_dense_flops_per_device: dict[ComputeDtype, PeakFlops] = Field(
+        default_factory=dict,
+        description="Peak dense compute of one device per format, as the vendor's datasheet gives it, "
+        "e.g. {fp8: '1,979 TFLOP/s', int8: '3,958 TOPS'}. Dense, never with sparsity: where a source "
+        "quotes only sparse figures, the dense one is taken only when it states the factor. A format "
+        "with no sourced figure is left out.",
+        json_schema_extra=_named_keys,
+    )
+    interconnect_bandwidth_per_device: str | None = Field(
+        default=None,
+        description="Bandwidth of one device's scale-up link to its peers (NVLink, Infinity Fabric, "
+        "...) as the datasheet states it, e.g. '900 GB/s'; vendors usually count both directions "
+        "together, and the source's quote says which.",
+        json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
+    )
+
     _memory = measured_validator((Dimension.BYTES,), "memory_per_device")
     _bandwidth = measured_validator((Dimension.BYTES_PER_SECOND,), "bandwidth_per_device")
+    _interconnect = measured_validator((Dimension.BYTES_PER_SECOND,), "interconnect_bandwidth_per_device")
