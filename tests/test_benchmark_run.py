@@ -71,6 +71,7 @@ def _benchmark(**changes: object) -> dict[str, object]:
         ),
         ({"precision": {"weights": "bf16"}}, "state 'precision.kv_cache'"),
         ({"provenance": {"source": "manual", "round": "v6.1"}}, "belong to MLPerf results"),
+        ({"context_tokens": None}, "state 'context_tokens', or each claim's own"),
     ],
 )
 def test_benchmark_fields_that_disagree_are_refused(changes: dict[str, object], words: str) -> None:
@@ -99,3 +100,11 @@ def test_the_headline_figure_is_a_single_value_or_a_central_statistic() -> None:
     assert tpot is not None and tpot.stated == "35 ms"
     throughput = record.headline("output_throughput", "system")
     assert throughput is not None and throughput.stated == "1,234 tok/s"
+
+
+def test_a_benchmark_may_leave_its_context_out_when_its_claims_name_theirs() -> None:
+    claims = [{"quantity": "bytes_total", "context_tokens": "128K", "kv_cache": "bf16", "stated": "~32 GiB"}]
+    record = Benchmark.model_validate(_benchmark(context_tokens=None, claims=claims))
+    assert record.context_tokens is None and record.context is None
+    bare = Benchmark.model_validate(_benchmark(context_tokens=None, claims=[]))
+    assert bare.context is None

@@ -89,6 +89,7 @@ def test_a_row_maps_to_its_model_hardware_engine_and_figures(root: Path) -> None
         {"metric": "output_throughput", "statistic": "value", "per": "system", "stated": "51234.5 tok/s"}
     ]
     assert record["precision"] == {"weights": "fp4", "weight_formats": ["fp4"], "kv_cache": None}
+    assert "context_tokens" not in record  # the summary states no sequence length; none is made up
     assert record["system"] == {
         "name": "Example DGX B300 (8x B300-SXM-270GB, TensorRT)",
         "nodes": 1,

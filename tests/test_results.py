@@ -20,10 +20,11 @@ import registry.report.explain
 import registry.results
 import registry.site._generate
 from registry.checker.pipeline import check
-from registry.db import build_database
+from registry.db import build_database, run_query
 from registry.kinds.records import Benchmark, KvEfficiency
 from registry.report.explain import explain
 from registry.results import compute_results
+from registry.results.values import CONTEXT_NOT_STATED
 from registry.site._generate import generate
 from registry.site._reference_engine import worked_examples
 from tests.test_db import make_registry
@@ -185,3 +186,21 @@ def test_a_figure_is_made_once_for_every_model_of_a_geometry(root: Path) -> None
     first = results.figures.standard(layouts[0])
     assert results.figures.standard(layouts[0]) is first
     assert results.figures.standard(layouts[1]) is not first
+
+
+def test_a_benchmark_with_no_context_says_why_it_has_no_cache_or_fit(root: Path, tmp_path: Path) -> None:
+    """No context stated, no stand-in: the cache figure and the memory fit name the missing field, the
+    check stays clean, and the database, the explanation and the site show the context as not stated."""
+    path = root / "records" / "benchmarks" / "llama-fp8-cold.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(' "context_tokens": 32768,\n', ""), encoding="utf-8")
+    result = check(root)
+    assert result.ok and result.results is not None
+    run = result.results.runs["benchmarks/llama-fp8-cold"]
+    assert run.run is None
+    assert run.result == CONTEXT_NOT_STATED and run.fit == CONTEXT_NOT_STATED
+    assert "context not stated" in explain(root, "benchmarks/llama-fp8-cold")
+    build_database(root, tmp_path / "registry.duckdb")
+    for table in ("runs", "benchmarks"):
+        sql = f"SELECT context_tokens FROM {table} WHERE id = 'benchmarks/llama-fp8-cold'"
+        assert run_query(tmp_path / "registry.duckdb", sql).rows == [(None,)]

@@ -249,6 +249,7 @@ def _hardware_finding(index: RegistryIndex, entry: Entry, run: RunResult, fit: M
 
 def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: MemoryFit, run: RunResult) -> str:
     """``weights 1,342 GB (671B parameters x bf16) + KV cache 9.21 GB at ... exceed the 80 GB of ...``."""
+    assert run.run is not None  # a fit is computed only for a run with a context
     like = parse_quantity(hardware.memory_per_device)
     weights, cache, memory = (
         show_value(size, like, exact_bytes=False) for size in (fit.weights, fit.cache, fit.memory)

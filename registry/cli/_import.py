@@ -98,7 +98,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how load was offered (default: server with a finite request rate, else offline)",
     )
     bench.add_argument(
-        "--context", metavar="N", type=int, help="the run's context length (default: the model's maximum)"
+        "--context",
+        metavar="N",
+        type=int,
+        help="the run's context length (default: none, as the file states none)",
     )
     bench.add_argument(
         "--id", metavar="ID", help="the record's id, for a single run (default: file and digest)"

@@ -73,7 +73,7 @@ def _run_columns(run: RunRecord) -> Row:
         "kv_dtype": run.precision.kv_cache,
         "state_dtype": run.precision.recurrent_state,
         "context_tokens": run.context,
-        "context_written": str(run.context_tokens),
+        "context_written": None if run.context_tokens is None else str(run.context_tokens),
         "batch": run.batch,
         "prefix_cache": run.prefix_cache,
         "workload": workload.description if workload else None,

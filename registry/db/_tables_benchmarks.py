@@ -63,7 +63,7 @@ BENCHMARKS = Table(
         _c("activations_dtype", "VARCHAR", "Activation format."),
         _c("kv_dtype", "VARCHAR", "KV-cache format (NULL when the source does not say)."),
         _c("state_dtype", "VARCHAR", "Recurrent-state format."),
-        _c("context_tokens", "BIGINT", "The context length in tokens."),
+        _c("context_tokens", "BIGINT", "The context length in tokens (NULL when the source states none)."),
         _c("batch", "BIGINT", "Sequences in the batch."),
         _c("prefix_cache", "VARCHAR", "none, cold or warm."),
         _c("dataset", "VARCHAR", "The dataset, as named."),

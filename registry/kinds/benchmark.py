@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from registry.engine.units import Dimension
 from registry.kinds.fields import (
+    ContextTokens,
     Dtype,
     RecordId,
     ShortText,
@@ -282,6 +283,9 @@ prefix-cache state is not a reproducible benchmark."""
 
 MEASURED_NEEDS_METRICS = "a measured benchmark states at least one figure in 'metrics'"
 CLAIMS_NEED_KV = "claims are computed at the run's KV-cache precision: state 'precision.kv_cache'"
+CLAIMS_NEED_CONTEXT = (
+    "claims are computed at the run's context: state 'context_tokens', or each claim's own 'context_tokens'"
+)
 
 
 def _benchmark_schema(schema: dict[str, Any]) -> None:
@@ -325,6 +329,24 @@ def _benchmark_schema(schema: dict[str, Any]) -> None:
             },
         },
         {
+            "if": {
+                "anyOf": [
+                    {"not": {"required": ["context_tokens"]}},
+                    {"properties": {"context_tokens": {"type": "null"}}},
+                ]
+            },
+            "then": {
+                "properties": {
+                    "claims": {
+                        "items": {
+                            "required": ["context_tokens"],
+                            "properties": {"context_tokens": {"not": {"type": "null"}}},
+                        }
+                    }
+                }
+            },
+        },
+        {
             "if": {"properties": {"evidence": {"const": "measured"}}, "required": ["evidence"]},
             "then": {"required": ["metrics"], "properties": {"metrics": {"minItems": 1}}},
         },
@@ -339,6 +361,11 @@ class Benchmark(RunShape):
     schema_version: Literal[2] = Field(description="The version of the record format: 2 for benchmarks.")
     kind: Literal["benchmark"]
     precision: BenchmarkPrecision
+    context_tokens: ContextTokens | None = Field(
+        default=None,
+        description="The context the run's cache figures are computed at; left out when the source states "
+        "none (the workload's lengths say what is known), and then no cache or memory-fit figure is made.",
+    )
     workload: BenchmarkWorkload | None = None
     scenario: Scenario | None = Field(
         default=None, description="How load was offered; null when the source does not say."
@@ -396,4 +423,6 @@ def _disagreements(record: Benchmark) -> list[str]:
         problems.append(SWEEP_ONLY_AT_A_POINT)
     if record.precision.kv_cache is None and any(claim.kv_cache is None for claim in record.claims):
         problems.append(CLAIMS_NEED_KV)
+    if record.context_tokens is None and any(claim.context_tokens is None for claim in record.claims):
+        problems.append(CLAIMS_NEED_CONTEXT)
     return problems

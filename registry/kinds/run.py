@@ -132,7 +132,7 @@ class RunShape(Envelope):
     )
     hardware_count: int | None = Field(default=None, ge=1, le=1_000_000)
     precision: Precision
-    context_tokens: ContextTokens
+    context_tokens: ContextTokens | None
     batch: int = Field(default=1, ge=1, le=1_000_000)
     prefix_cache: Literal["none", "cold", "warm"] = "none"
     workload: Workload | None = None
@@ -141,8 +141,9 @@ class RunShape(Envelope):
     _context = field_validator("context_tokens")(classmethod(lambda cls, v: check_context(v)))
 
     @property
-    def context(self) -> int:
-        return parse_context(self.context_tokens)
+    def context(self) -> int | None:
+        """The context in tokens; None for a benchmark whose source states none."""
+        return None if self.context_tokens is None else parse_context(self.context_tokens)
 
 
 class KvEfficiency(RunShape):
@@ -150,6 +151,7 @@ class KvEfficiency(RunShape):
 
     schema_version: Literal[1] = Field(description="The version of the record format.")
     kind: Literal["kv-efficiency"]
+    context_tokens: ContextTokens
     measured_ttft: str | None = Field(
         default=None,
         description="Time to first token, e.g. '8.6 s'.",

@@ -49,7 +49,7 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
     lines = [
         f"{record.id}: {record.title}",
         f"model {record.model} · layout {record.layout} · "
-        f"KV {record.precision.kv_cache or 'not stated'} · context {format_int(record.context)} · batch {record.batch}",
+        f"KV {record.precision.kv_cache or 'not stated'} · context {_context(record.context)} · batch {record.batch}",
         "",
     ]
     run = results.runs[record.id]
@@ -106,3 +106,7 @@ def _explain_model(results: Results, entry: Entry) -> str:
     if result.total_bytes is not None:
         lines.append(f"at the standard point: {format_bytes(result.total_bytes)} for one 128K sequence")
     return "\n".join(lines) + "\n"
+
+
+def _context(tokens: int | None) -> str:
+    return "not stated" if tokens is None else format_int(tokens)

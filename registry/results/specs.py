@@ -16,20 +16,37 @@ RUN_KINDS = ("kv-efficiency", "benchmark")
 """The kinds of :data:`RunRecord`."""
 
 
-def run_of(record: RunRecord) -> Run:
-    """The engine's run from a record's run shape.
+def run_of(record: RunRecord) -> Run | None:
+    """The engine's run from a record's run shape; None for a benchmark that states no context (its
+    claims each name their own: see :func:`claim_run`).
 
     A benchmark may leave its KV-cache format unstated; its run then keeps the engine's default, which
     no figure uses: the run's result says the format is not stated, and the record model requires each
     claim of such a run to name its own."""
+    context = record.context
+    return None if context is None else run_at(record, context)
+
+
+def run_at(record: RunRecord, context_tokens: int) -> Run:
+    """The engine's run from a record's run shape, at ``context_tokens``."""
     return make_run(
-        context_tokens=parse_context(record.context_tokens),
+        context_tokens=context_tokens,
         batch=record.batch,
         engine_layout=record.layout,
         kv_dtype=record.precision.kv_cache or Run.kv_dtype,
         state_dtype=record.precision.recurrent_state,
         weights=record.precision.weights,
     )
+
+
+def claim_run(record: RunRecord, run: Run | None, spec: ClaimSpec) -> Run:
+    """The run a claim is computed under: the record's, else (a benchmark with no context) one at the
+    claim's own context, which the record model requires such a claim to state."""
+    if run is not None:
+        return run
+    if spec.context_tokens is None:
+        raise ValueError(f"{record.id}: a claim of a run with no context states no context of its own")
+    return run_at(record, spec.context_tokens)
 
 
 def make_run(

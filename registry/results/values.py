@@ -22,7 +22,7 @@ from registry.engine.variants import Run
 from registry.kinds.records import Hardware, Model
 from registry.results.figures import Figures
 from registry.results.geometry import ModelGeometry, model_geometry
-from registry.results.specs import RUN_KINDS, RunRecord, engine_key, run_of, spec_of
+from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_of, spec_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,9 @@ class RunResult:
     """A kv-efficiency or benchmark record's results."""
 
     id: str
-    run: Run
-    """The run's conditions as the engine takes them (the record's own engine layout, written as is)."""
+    run: Run | None
+    """The run's conditions as the engine takes them (the record's own engine layout, written as is);
+    None for a benchmark that states no context."""
     engine_layout: str | None
     """The engine's layout for the record's ``layout`` field; None when the engine has no rules for it."""
     geometry: ModelGeometry | None
@@ -67,8 +68,9 @@ class RunResult:
     """The engine's computation of the run's own setting, with its trace, or why there is none."""
     claims: tuple[ClaimResult, ...]
     fit: MemoryFit | str | None
-    """Weights and cache against the named hardware; why that cannot be computed (the weights' format
-    or the KV cache's not stated, no parameter count, no cache figure); None when no hardware is named."""
+    """Weights and cache against the named hardware; why that cannot be computed (the weights' format,
+    the KV cache's or the context not stated, no parameter count, no cache figure); None when no hardware
+    is named."""
 
     @property
     def layout(self) -> LayerGroups | None:
@@ -146,13 +148,15 @@ def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry
         claims = tuple(ClaimResult(at, spec_of(claim), None) for at, claim in enumerate(record.claims))
         return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None)
     claims = tuple(
-        ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, run))
+        ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, claim_run(record, run, spec)))
         for at, spec in enumerate(map(spec_of, record.claims))
     )
     if key is None:
         result: CacheResult | str = f"the formula engine has no rules for the layout {record.layout!r}"
     elif record.precision.kv_cache is None:
         result = KV_NOT_STATED
+    elif run is None:
+        result = CONTEXT_NOT_STATED
     else:
         result = _computed(lambda: _compute(layout, run))
     fit = _fit(index, record, layout, run, result)
@@ -184,10 +188,12 @@ def _computed(make: Callable[[], CacheResult]) -> CacheResult | str:
 
 KV_NOT_STATED = "'precision.kv_cache' is null: the source does not say how the KV cache was stored"
 """Why a benchmark that leaves its KV-cache format unstated has no cache figure."""
+CONTEXT_NOT_STATED = "'context_tokens' is not stated: the source gives no context length for the run"
+"""Why a benchmark that states no context has no cache figure and no memory fit."""
 
 
 def _fit(
-    index: RegistryIndex, record: RunRecord, layout: LayerGroups, run: Run, result: CacheResult | str
+    index: RegistryIndex, record: RunRecord, layout: LayerGroups, run: Run | None, result: CacheResult | str
 ) -> MemoryFit | str | None:
     hardware = index.get(record.hardware) if record.hardware else None
     model = index.get(record.model)
@@ -198,6 +204,8 @@ def _fit(
         return weights
     if record.precision.kv_cache is None:
         return KV_NOT_STATED
+    if run is None:
+        return CONTEXT_NOT_STATED
     cache = _least_cache(layout, run, result)
     if cache is None:
         return result if isinstance(result, str) else "the engine gives no cache figure for this run"

@@ -18,7 +18,6 @@ from fractions import Fraction
 from typing import IO
 
 from registry.checker.index import Entry
-from registry.engine.units import parse_context
 from registry.kinds.records import KINDS, Benchmark, Engine, Hardware, KvEfficiency, Model
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
@@ -189,13 +188,13 @@ def _verdict_summary(verdicts: list[str]) -> Cell:
 def _run_row(
     context: SiteContext, run: KvEfficiency | Benchmark, page: str, verdicts: list[str]
 ) -> list[object]:
-    tokens = parse_context(run.context_tokens)
+    tokens = run.context
     return [
         context.record_link(page, run.id),
         context.record_link(page, run.model, run.model.split("/", 1)[1]),
         element("code", run.layout),
         run.precision.kv_cache or "not stated",
-        Cell(f"{tokens:,}", sort=tokens),
+        Cell("not stated", sort=-1) if tokens is None else Cell(f"{tokens:,}", sort=tokens),
         Cell(f"{run.batch:,}", sort=run.batch),
         *([_ttft(run)] if isinstance(run, Benchmark) else []),  # kv-efficiency: a fact, no run
         _verdict_summary(verdicts),

@@ -80,7 +80,7 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             *(_benchmark_precision(run) if isinstance(run, Benchmark) else []),
             ("KV cache", precision.kv_cache or ("not stated" if isinstance(run, Benchmark) else None)),
             ("Recurrent state", precision.recurrent_state),
-            ("Context", _context(run.context_tokens)),
+            ("Context", _context(run.context_tokens) if run.context_tokens is not None else "not stated"),
             ("Batch", f"{run.batch:,}"),
             ("Prefix cache", run.prefix_cache),
             ("Workload", workload.description if workload else None),

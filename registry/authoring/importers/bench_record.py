@@ -20,7 +20,7 @@ from typing import Any
 
 from registry.authoring.importers.bench_json import BenchRun, Number
 from registry.authoring.importers.mlperf_maps import ENGINE_LAYOUTS
-from registry.authoring.importers.mlperf_record import Unmappable, model_context, slug
+from registry.authoring.importers.mlperf_record import slug
 from registry.authoring.importers.writing import Planned
 from registry.authoring.writer import Todo
 from registry.errors import RegistryError
@@ -197,7 +197,7 @@ def map_run(root: Path, run: BenchRun, tool: Tool, options: BenchOptions, rid: s
     fields["layout"] = ENGINE_LAYOUTS.get(engine or default or "", "ideal")
     fields |= {"hardware": hardware, "hardware_count": options.count} if hardware else {}
     fields["precision"] = {"weights": options.weights, "kv_cache": options.kv_cache}
-    fields["context_tokens"] = options.context or _context(root, model)
+    fields |= {"context_tokens": options.context} if options.context else {}
     fields |= {"prefix_cache": options.prefix_cache} if options.prefix_cache else {}
     fields["workload"] = workload(run, tool)
     fields["scenario"] = scenario(run, options)
@@ -215,7 +215,7 @@ def map_run(root: Path, run: BenchRun, tool: Tool, options: BenchOptions, rid: s
     fields["tags"] = [tool.source]
     missing = [_TODO[name] for name in _TODO if name not in fields]
     comments: dict[str, tuple[str, ...]] = {
-        "context_tokens": () if options.context else _CONTEXT_NOTE,
+        "workload": () if options.context else _CONTEXT_NOTE,
         "precision": ("As given on the command line (--weights, --kv-cache); null where not given.",),
         "metrics": tuple(missing)
         + ((f"Not stated here: {', '.join(left)} (no such statistic).",) if left else ()),
@@ -226,14 +226,7 @@ def map_run(root: Path, run: BenchRun, tool: Tool, options: BenchOptions, rid: s
     return Planned(rid, fields, {key: lines for key, lines in comments.items() if lines}, draft)
 
 
-_CONTEXT_NOTE = ("The model's max_context_tokens: the result file states no context length.",)
-
-
-def _context(root: Path, model: str) -> int:
-    try:
-        return model_context(root, model)
-    except Unmappable as reason:
-        raise RegistryError(f"{reason}: give the run's context with --context") from None
+_CONTEXT_NOTE = ("No context_tokens: the result file states none (give it with --context).",)
 
 
 def _title(run: BenchRun, tool: Tool, model: str) -> str:

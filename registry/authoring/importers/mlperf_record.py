@@ -16,7 +16,6 @@ from typing import Any
 
 from registry.authoring.importers import mlperf_maps as maps
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
-from registry.checker.load import load_text
 
 MAX_SLUG = 100
 """A record id's slug is at most 100 characters."""
@@ -215,18 +214,9 @@ def _provenance(row: SummaryRow, source: Source) -> dict[str, Any]:
     }
 
 
-def model_context(root: Path, model: str) -> int:
-    """The model record's ``max_context_tokens``: the summary states no sequence length."""
-    path = root / "records" / f"{model}.yaml"
-    loaded = load_text(str(path), path.read_text(encoding="utf-8"))
-    data = loaded.document.data if loaded.document else None
-    value = data.get("max_context_tokens") if isinstance(data, dict) else None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise Unmappable(f"{model} states no max_context_tokens to stand for the run's context")
-    return value
-
-
-_CONTEXT_NOTE = ("The model's max_context_tokens: the MLPerf summary states no sequence length.",)
+_CONTEXT_NOTE = (
+    "No context_tokens: the summary states no sequence lengths, and no stand-in is taken for one.",
+)
 _PREFIX_NOTE = (
     'MLPerf Inference rules (inference_rules.adoc, "LoadGen Operation"): caching values derived from',
     "activations across queries is prohibited, so no prefix cache is reused.",
@@ -262,7 +252,6 @@ def map_row(root: Path, row: SummaryRow, source: Source, record_id: str) -> Mapp
     fields |= {
         "hardware_count": count,
         "precision": _precision(row),
-        "context_tokens": model_context(root, model),
         "prefix_cache": "none",
         "workload": {"description": _workload(row)},
         "scenario": scenario,
@@ -279,7 +268,7 @@ def map_row(root: Path, row: SummaryRow, source: Source, record_id: str) -> Mapp
         "tags": ["mlperf"],
     }
     comments = {
-        "context_tokens": _CONTEXT_NOTE,
+        "workload": _CONTEXT_NOTE,
         "prefix_cache": _PREFIX_NOTE,
         "engine_version": _ENGINE_NOTE,
         "layout": () if engine else _NO_ENGINE_NOTE,
