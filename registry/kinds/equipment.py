@@ -107,9 +107,9 @@ class Hardware(Envelope):
     )
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,
-        description="Bandwidth of one device's scale-up link to its peers (NVLink, Infinity Fabric, "
-        "...) as the datasheet states it, e.g. '900 GB/s'; vendors usually count both directions "
-        "together, and the source's quote says which.",
+        description="Bandwidth of one device's scale-up links to its peers (NVLink, Infinity Fabric, "
+        "...), both directions together as NVIDIA's datasheets state NVLink, e.g. '900 GB/s'; a source "
+        "that gives one direction or a whole board's sum leaves it out.",
         json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
     )
 
