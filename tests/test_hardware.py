@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from registry.checker.pipeline import check
 from registry.kinds.equipment import COMPUTE_DTYPES, Hardware
-from registry.kinds.schema import generate
+from registry.kinds.schema import generate as generate_schema
+from registry.site import _paths, generate
 from tests.conftest import REPO, render_check
 
 HEADER = """\
@@ -99,8 +101,24 @@ def test_the_model_refuses_what_the_schema_refuses(peaks: dict[str, object]) -> 
 
 
 def test_the_schema_names_every_format_and_no_other() -> None:
-    peaks = generate("hardware")["properties"]["peak_dense_flops_per_device"]
+    peaks = generate_schema("hardware")["properties"]["peak_dense_flops_per_device"]
     assert list(peaks["properties"]) == list(COMPUTE_DTYPES)
     assert peaks["additionalProperties"] is False
     assert "dense" in peaks["description"].lower() and "sparsity" in peaks["description"]
     assert {"fp4", "fp8", "int8", "bf16", "fp16", "tf32", "fp32"} <= set(COMPUTE_DTYPES)
+
+
+def test_the_hardware_page_shows_the_peaks_and_the_interconnect(tmp_path: Path) -> None:
+    fields = (
+        "peak_dense_flops_per_device:\n"
+        "  fp8: 1,979 TFLOP/s\n"
+        "  int8: 3,958 TOPS\n"
+        "interconnect_bandwidth_per_device: 900 GB/s\n"
+    )
+    root = _registry(tmp_path, fields)
+    result = check(root)
+    assert result.ok, result.diagnostics
+    generate(root, result, downloads=False)
+    page = (root / "site" / _paths.record_page("hardware/example-gpu")).read_text(encoding="utf-8")
+    assert "<dt>Peak dense compute per device</dt><dd>fp8 1,979 TFLOP/s, int8 3,958 TOPS</dd>" in page
+    assert "<dt>Interconnect per device</dt><dd>900 GB/s</dd>" in page

@@ -73,6 +73,12 @@ def _capabilities(engine: Engine) -> Html:
     return table(["Capability", "Supported", "Since", "Detail", "Source"], rows)
 
 
+def _peaks(hardware: Hardware) -> str:
+    """The datasheet's dense peaks, one format after another as the record lists them ("fp8 4.5
+    PFLOP/s, bf16 2250 TFLOP/s"); empty when none is sourced."""
+    return ", ".join(f"{dtype} {peak}" for dtype, peak in hardware.peak_dense_flops_per_device.items())
+
+
 def render_hardware(context: SiteContext, entry: Entry) -> str:
     hardware = entry.record
     assert isinstance(hardware, Hardware)
@@ -85,6 +91,8 @@ def render_hardware(context: SiteContext, entry: Entry) -> str:
             ("Devices in one unit", f"{hardware.devices:,}"),
             ("Memory per device", hardware.memory_per_device),
             ("Bandwidth per device", hardware.bandwidth_per_device),
+            ("Peak dense compute per device", _peaks(hardware)),
+            ("Interconnect per device", hardware.interconnect_bandwidth_per_device),
             (
                 "Memory of the unit",
                 join([f"{memory:,} B", element("span", f" = {bytes_text(memory)}", class_="binary")]),
