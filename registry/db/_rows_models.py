@@ -19,6 +19,7 @@ from registry.engine.layers import (
     LayerGroups,
     Mechanism,
     SlidingWindow,
+    parts_of,
 )
 from registry.kinds.records import Model
 from registry.results import (
@@ -82,7 +83,8 @@ def _dimensions(mechanism: Mechanism) -> Row:
 
 
 def _geometry(layout: LayerGroups) -> Row:
-    mechanisms = layout.mechanisms()
+    # A layer running two mechanisms side by side (Falcon-H1) counts as a layer with each.
+    mechanisms = [part for mechanism in layout.mechanisms() for part in parts_of(mechanism)]
     attention = [m for m in mechanisms if isinstance(m, Attention | SlidingWindow | Chunked)]
     mla = [m for m in mechanisms if isinstance(m, MLA)]
     row: Row = {

@@ -15,6 +15,7 @@ Mechanisms, one frozen dataclass each:
 - :class:`Compressed`: one cache entry per ``ratio`` tokens (DeepSeek-V4 CSA / HCA).
 - :class:`Shared`: reuses another layer's cache (cross-layer KV sharing).
 - :class:`NoCache`: keeps nothing per token or per sequence.
+- :class:`Parallel`: two of the above side by side in one layer (Falcon-H1: attention and Mamba-2).
 """
 
 from __future__ import annotations
@@ -213,7 +214,34 @@ class NoCache:
     kind: ClassVar[str] = "no-cache"
 
 
-Mechanism = Attention | SlidingWindow | Chunked | MLA | Recurrent | Compressed | Shared | NoCache
+ParallelPart = Attention | SlidingWindow | Chunked | MLA | Recurrent
+"""A mechanism that can run beside another in one layer (:class:`Parallel`)."""
+
+PART_TYPES: tuple[type, ...] = (Attention, SlidingWindow, Chunked, MLA, Recurrent)
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """Mechanisms side by side in one layer, each keeping its own cache; the layer holds their sum.
+
+    Falcon-H1 runs attention *and* a Mamba-2 mixer on the same input in every decoder layer
+    (``FalconH1DecoderLayer`` in transformers' ``modeling_falcon_h1.py``), so one layer keeps K and V per
+    token and a fixed state per sequence. Counting it as two layers would double the stack; counting one
+    mechanism would drop the other's cache.
+    """
+
+    kind: ClassVar[str] = "parallel"
+    parts: tuple[ParallelPart, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.parts) < 2:
+            raise LayerGroupsError("a parallel layer has at least two mechanisms")
+        for part in self.parts:
+            if not isinstance(part, PART_TYPES):
+                raise LayerGroupsError(f"not a mechanism a parallel layer can hold: {part!r}")
+
+
+Mechanism = Attention | SlidingWindow | Chunked | MLA | Recurrent | Compressed | Shared | NoCache | Parallel
 """Any one layer's cache mechanism."""
 
 MECHANISM_TYPES: tuple[type, ...] = (
@@ -225,7 +253,13 @@ MECHANISM_TYPES: tuple[type, ...] = (
     Compressed,
     Shared,
     NoCache,
+    Parallel,
 )
+
+
+def parts_of(mechanism: Mechanism) -> tuple[Mechanism, ...]:
+    """The mechanisms a layer runs: a :class:`Parallel` layer's parts, else the mechanism itself."""
+    return mechanism.parts if isinstance(mechanism, Parallel) else (mechanism,)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ from registry.engine.layers import (
     LayerGroups,
     Mechanism,
     NoCache,
+    Parallel,
+    ParallelPart,
     Recurrent,
     Shared,
     SlidingWindow,
@@ -69,8 +71,19 @@ def hidden_head_dim(fields: Fields) -> int | None:
 def map_layer_groups(layout: LayerGroups, change: Callable[[Mechanism], Mechanism]) -> LayerGroups:
     """``layout`` with ``change`` applied to the mechanism of every group, the MTP layers included."""
 
+    def each(mechanism: Mechanism) -> Mechanism:
+        if not isinstance(mechanism, Parallel):
+            return change(mechanism)
+        # Parts changed to nothing drop out, and parts changed to the same cache count once (the
+        # model-level GQA formula charges a layer one K/V pair, not one per part).
+        changed = (change(part) for part in mechanism.parts)
+        kept = tuple(dict.fromkeys(p for p in changed if isinstance(p, ParallelPart)))
+        if len(kept) > 1:
+            return Parallel(kept)
+        return kept[0] if kept else NoCache()
+
     def groups(original: tuple[LayerGroup, ...]) -> tuple[LayerGroup, ...]:
-        return tuple(LayerGroup(change(group.mechanism), group.layers) for group in original)
+        return tuple(LayerGroup(each(group.mechanism), group.layers) for group in original)
 
     return replace(layout, groups=groups(layout.groups), mtp_groups=groups(layout.mtp_groups))
 

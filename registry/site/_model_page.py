@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from registry.checker.index import Entry
 from registry.engine.dtypes import bytes_per_element
-from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Recurrent
+from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Parallel, Recurrent
 from registry.engine.trace import layer_span
 from registry.kinds.records import Model
 from registry.site import _parts, _paths
@@ -110,6 +110,8 @@ def _identity(model: Model, layout: LayerGroups | None) -> Html:
 
 def describe(mechanism: Mechanism) -> str:
     """A mechanism's dimensions as ``name = value`` pairs (unknown ones as ``?``)."""
+    if isinstance(mechanism, Parallel):
+        return " + ".join(f"{part.kind}: [{describe(part)}]" for part in mechanism.parts)
     if isinstance(mechanism, Recurrent):
         tensors = "; ".join(
             f"{t.name} ({t.role}) " + " × ".join("?" if s is None else f"{s:,}" for s in t.shape)

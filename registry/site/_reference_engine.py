@@ -51,6 +51,7 @@ FORMULAS: dict[str, tuple[Callable[..., object], ...]] = {
     "compressed": (compressed_entries,),
     "shared": (),
     "no-cache": (),
+    "parallel": (),
 }
 """The formula functions behind each mechanism, in the order a reader needs them."""
 

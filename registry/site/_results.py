@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from registry.engine.dtypes import bytes_per_element
-from registry.engine.layers import LayerGroups
+from registry.engine.layers import LayerGroups, parts_of
 from registry.engine.units import format_bytes, parse_quantity
 from registry.kinds.records import Benchmark, Hardware, KvEfficiency, Model
 from registry.results import (
@@ -62,7 +62,8 @@ def mechanism_class(layout: LayerGroups) -> str:
     A recurrent layer next to any attention makes a *recurrent hybrid*; otherwise compressed attention,
     MLA, then local (sliding-window or chunked) layers decide, and plain full attention is what is left.
     """
-    kinds = {group.mechanism.kind for group in layout.groups} - {"shared", "no-cache"}
+    kinds = {part.kind for group in layout.groups for part in parts_of(group.mechanism)}
+    kinds -= {"shared", "no-cache"}
     if "recurrent" in kinds:
         return "recurrent hybrid" if len(kinds) > 1 else "recurrent"
     if "compressed" in kinds:

@@ -30,6 +30,7 @@ from registry.engine.layers import (
     Compressed,
     Mechanism,
     NoCache,
+    Parallel,
     Recurrent,
     Shared,
     SlidingWindow,
@@ -91,6 +92,8 @@ class Ideal(EngineRules):
                 return GroupPlan(notes=(f"reads {source}'s cache: 0 B of its own",))
             case NoCache():
                 return GroupPlan(notes=("keeps no cache: 0 B",))
+            case Parallel():
+                return self.parallel(mechanism, settings)
             case _ if reason:
                 return unsupported(reason)
             case Attention():
@@ -198,6 +201,22 @@ class Ideal(EngineRules):
             tuple(terms[0]) if len(terms) == 1 else (parenthesized_sum([product(t) for t in terms]),)
         )
         return GroupPlan((Component("fixed", "", total, factors, one_state, Fraction(0)),))
+
+    # -- mechanisms side by side
+
+    def parallel(self, mechanism: Parallel, settings: Settings) -> GroupPlan:
+        """Each part's plan under this engine's own rules, their components kept side by side (labelled
+        with the part they belong to): a layer running two mechanisms holds both caches."""
+        components: list[Component] = []
+        notes: list[str] = []
+        for part in mechanism.parts:
+            plan = self.plan(part, settings)
+            if not plan.supported:
+                return unsupported(f"its {part.kind} part: {plan.reason}")
+            label = f"{part.variant} state" if isinstance(part, Recurrent) else part.kind
+            components.extend(replace(c, label=f"{label} {c.label}".strip()) for c in plan.components)
+            notes.extend(plan.notes)
+        return GroupPlan(tuple(components), notes=tuple(notes))
 
     # -- sequence-compressed attention
 

@@ -16,6 +16,7 @@ from registry.engine.layers import (
     NoCache,
     Recurrent,
     SlidingWindow,
+    parts_of,
 )
 from registry.engine.misapply.situation import Change, Side, mechanism_kinds, with_layer_groups
 from registry.engine.variants import (
@@ -41,8 +42,9 @@ def _map_kv(side: Side, change: Callable[[KV], Mechanism]) -> Side | None:
 
 def _first_attention(layout: LayerGroups) -> Mechanism | None:
     for group in layout.groups:
-        if isinstance(group.mechanism, KV | MLA):
-            return group.mechanism
+        for mechanism in parts_of(group.mechanism):
+            if isinstance(mechanism, KV | MLA):
+                return mechanism
     return None
 
 

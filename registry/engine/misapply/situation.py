@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from registry.engine.layers import LayerGroups
+from registry.engine.layers import LayerGroups, parts_of
 from registry.engine.units import Quantity
 from registry.engine.variants import ByteQuantity, ClaimQuantity, Fields, Run, measure
 
@@ -83,8 +83,8 @@ def with_run(side: Side, run: Run) -> Side | None:
 
 
 def mechanism_kinds(layout: LayerGroups) -> set[type]:
-    """The mechanism classes ``layout``'s groups use."""
-    return {type(group.mechanism) for group in layout.groups}
+    """The mechanism classes ``layout``'s groups use (a parallel layer's parts, not the pair)."""
+    return {type(part) for group in layout.groups for part in parts_of(group.mechanism)}
 
 
 def side_bytes(side: Side, quantity: ByteQuantity) -> Fraction | None:
