@@ -23,6 +23,7 @@ from registry.site._context import SiteContext
 from registry.site._downloads import stage_database, write_downloads
 from registry.site._progress import Progress
 from registry.site._record_pages import render_records
+from registry.site._reference_adapters import render_adapters_page
 from registry.site._reference_cli import render_cli_page
 from registry.site._reference_codes import CODES_INDEX, render_code_page, render_codes_index
 from registry.site._reference_engine import render_mechanisms_page
@@ -51,6 +52,7 @@ def _reference_pages(root: Path) -> dict[str, Callable[[], str]]:
 
     pages: dict[str, Callable[[], str]] = {
         f"{_paths.REFERENCE}/mechanisms.md": render_mechanisms_page,
+        f"{_paths.REFERENCE}/architectures.md": render_adapters_page,
         f"{_paths.REFERENCE}/fields.md": render_fields_page,
         f"{_paths.REFERENCE}/cli.md": render_cli_page,
         CODES_INDEX: render_codes_index,

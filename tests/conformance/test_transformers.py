@@ -29,6 +29,7 @@ from transformers import (
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
+from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.measure import cache_bytes
 
 pytestmark = pytest.mark.slow
@@ -48,7 +49,7 @@ NOT_IN_TRANSFORMERS = {
 }
 """Adapter model types transformers does not implement, and why; every other one has a case."""
 
-CASES = all_cases()
+CASES = [*all_cases(), *cases_a_l()]
 _BY_NAME = {case.name: case for case in CASES}
 DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
 AUTO_CLASSES = {

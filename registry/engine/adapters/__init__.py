@@ -18,7 +18,8 @@ Errors::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from registry.engine.adapters import (
@@ -26,6 +27,7 @@ from registry.engine.adapters import (
     deepseek,
     dense,
     falcon,
+    falcon_h1,
     gemma,
     gemma3n,
     gpt_oss,
@@ -45,9 +47,8 @@ from registry.engine.adapters._config import (
     merged_fields,
     read_config,
 )
+from registry.engine.adapters.coverage import ADAPTER_MECHANISMS, NO_ADAPTER, Adapter, Reason
 from registry.engine.layers import LayerGroups
-
-Adapter = Callable[[ConfigView], LayerGroups]
 
 _ADAPTERS: dict[str, Adapter] = {
     "llama": dense.plain,
@@ -64,6 +65,10 @@ _ADAPTERS: dict[str, Adapter] = {
     "qwen3": qwen.qwen2,
     "qwen3_moe": qwen.qwen2,
     "qwen3_next": qwen.qwen3_next,
+    "qwen3_5": qwen.qwen3_5,
+    "qwen3_5_text": qwen.qwen3_5,
+    "qwen3_5_moe": qwen.qwen3_5,
+    "qwen3_5_moe_text": qwen.qwen3_5,
     "qwen3_vl_moe": qwen.qwen3_vl_moe,
     "qwen3_vl_moe_text": qwen.qwen3_vl_moe,
     "gemma2": gemma.gemma2,
@@ -76,6 +81,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "llama4": llama4.llama4,
     "llama4_text": llama4.llama4,
     "falcon": falcon.falcon,
+    "falcon_h1": falcon_h1.falcon_h1,
     "deepseek_v2": deepseek.deepseek,
     "deepseek_v3": deepseek.deepseek,
     "kimi_k2": deepseek.deepseek,
@@ -91,6 +97,32 @@ _ADAPTERS: dict[str, Adapter] = {
 
 SUPPORTED_MODEL_TYPES: tuple[str, ...] = tuple(sorted(_ADAPTERS))
 """Every ``model_type`` an adapter exists for, sorted."""
+
+
+def adapter_of(model_type: str) -> Adapter | None:
+    """The adapter that reads configs of ``model_type``, or None when there is none."""
+    return _ADAPTERS.get(model_type)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """One ``model_type``: the adapter that reads it (``module.function``) and the mechanisms it lays
+    out, or the reason it has none."""
+
+    model_type: str
+    adapter: str | None
+    mechanisms: frozenset[str]
+    reason: Reason | None
+
+
+def coverage() -> tuple[Coverage, ...]:
+    """Every ``model_type`` with an adapter or a reason for having none, sorted by name."""
+    rows = [
+        Coverage(name, f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}", ADAPTER_MECHANISMS[fn], None)
+        for name, fn in _ADAPTERS.items()
+    ]
+    rows += [Coverage(name, None, frozenset(), reason) for name, reason in NO_ADAPTER.items()]
+    return tuple(sorted(rows, key=lambda row: row.model_type))
 
 
 def _wrapped_model_type(config: Mapping[str, Any]) -> str | None:
@@ -152,10 +184,15 @@ def geometry_fields(config: Mapping[str, Any]) -> dict[str, int | float]:
 
 
 __all__ = [
+    "NO_ADAPTER",
     "SUPPORTED_MODEL_TYPES",
+    "Adapter",
     "ConfigFieldError",
     "ConfigValueError",
+    "Coverage",
     "UnsupportedModelType",
+    "adapter_of",
+    "coverage",
     "geometry_fields",
     "layer_groups_from_config",
 ]

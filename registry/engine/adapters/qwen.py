@@ -21,6 +21,15 @@ Qwen3-Next (``configuration_qwen3_next.py``): without ``layer_types``, layer ``i
 ``(i + 1) % full_attention_interval == 0`` (default 4), else a gated DeltaNet linear-attention layer
 whose state is sized by the ``linear_*`` fields (see :func:`._state.gated_delta_net`).
 
+Qwen3.5 and Qwen3.5-MoE (``configuration_qwen3_5.py``, ``configuration_qwen3_5_moe.py``, transformers
+5.24.0): the same gated DeltaNet hybrid. The published checkpoints are multimodal wrappers (``qwen3_5``,
+``qwen3_5_moe``) whose decoder sits under ``text_config`` (``qwen3_5_text``, ``qwen3_5_moe_text``).
+``layer_types`` decides; without it, ``__post_init__`` builds it from ``full_attention_interval``
+(default 4) by the Qwen3-Next rule. Fields the config leaves out take the text configuration classes'
+defaults, which differ from Qwen3-Next's and between the two: ``head_dim`` 256 and
+``num_key_value_heads`` 4 (``Qwen3_5TextConfig``) or 2 (``Qwen3_5MoeTextConfig``); the ``linear_*``
+defaults are Qwen3-Next's (16 key heads, 32 value heads, sizes 128, kernel 4).
+
 Qwen3-VL-MoE (``configuration_qwen3_vl_moe.py`` and ``cache_utils.py``, transformers 5.24.0): the cache
 is the language model's, read from ``text_config``. ``Qwen3VLMoeTextConfig`` has no ``layer_types`` and no
 ``sliding_window`` field; its ``__post_init__`` sets ``sliding_window`` to None, but a ``sliding_window`` key
@@ -33,6 +42,8 @@ Configuration files read at commit 008e574391258935f3ecc3035c882e73bbcac419.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from registry.engine.adapters import _state
 from registry.engine.adapters._common import (
@@ -101,8 +112,7 @@ def qwen3_vl_moe(view: ConfigView) -> LayerGroups:
     return build(view, [sliding] * count)
 
 
-def _gated_delta_net(view: ConfigView) -> Recurrent:
-    source = "Qwen3NextConfig"
+def _gated_delta_net(view: ConfigView, source: str) -> Recurrent:
     return _state.gated_delta_net(
         num_k_heads=view.int_or_default("linear_num_key_heads", 16, source),
         num_v_heads=view.int_or_default("linear_num_value_heads", 32, source),
@@ -112,16 +122,37 @@ def _gated_delta_net(view: ConfigView) -> Recurrent:
     )
 
 
-def qwen3_next(view: ConfigView) -> LayerGroups:
-    """Gated DeltaNet layers with a full-attention layer every ``full_attention_interval`` layers."""
+def _delta_net_hybrid(view: ConfigView, source: str, attention: Callable[[], Attention]) -> LayerGroups:
+    """Gated DeltaNet layers with ``attention()`` every ``full_attention_interval`` layers, unless
+    ``layer_types`` lists each layer (the attention fields are read only when a layer needs them)."""
     count = num_layers(view)
     kinds = explicit_layer_types(view, _NEXT_KINDS, count)
     if kinds is None:
-        interval = view.int_or_default("full_attention_interval", 4, "Qwen3NextConfig")
+        interval = view.int_or_default("full_attention_interval", 4, source)
         kinds = every_nth(count, interval, FULL, LINEAR)
     by_kind: dict[str, Mechanism] = {}
     if FULL in kinds:
-        by_kind[FULL] = full_attention(view)
+        by_kind[FULL] = attention()
     if LINEAR in kinds:
-        by_kind[LINEAR] = _gated_delta_net(view)
+        by_kind[LINEAR] = _gated_delta_net(view, source)
     return build(view, [by_kind[kind] for kind in kinds])
+
+
+def qwen3_next(view: ConfigView) -> LayerGroups:
+    """Gated DeltaNet layers with a full-attention layer every ``full_attention_interval`` layers."""
+    return _delta_net_hybrid(view, "Qwen3NextConfig", lambda: full_attention(view))
+
+
+_QWEN3_5_KV_HEADS = {"Qwen3_5TextConfig": 4, "Qwen3_5MoeTextConfig": 2}
+
+
+def qwen3_5(view: ConfigView) -> LayerGroups:
+    """Qwen3.5 and Qwen3.5-MoE: the Qwen3-Next hybrid with their own class defaults (module docstring)."""
+    source = "Qwen3_5MoeTextConfig" if view.model_type.startswith("qwen3_5_moe") else "Qwen3_5TextConfig"
+
+    def attention() -> Attention:
+        size = view.int_or_default("head_dim", 256, source)
+        kv_heads = view.int_or_default("num_key_value_heads", _QWEN3_5_KV_HEADS[source], source)
+        return Attention(num_kv_heads=kv_heads, head_dim=size, v_head_dim=size)
+
+    return _delta_net_hybrid(view, source, attention)
