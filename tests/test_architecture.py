@@ -110,3 +110,16 @@ def test_the_engine_imports_nothing_else_of_the_package() -> None:
                 if node.module.split(".")[0] in {"pydantic", "duckdb", "ruamel", "yaml"}:
                     found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {node.module}")
     assert found == []
+
+
+def test_the_bounds_import_only_the_engine() -> None:
+    found = []
+    for path in sorted((PACKAGE / "bounds").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                inside = node.module.startswith(("registry.engine", "registry.bounds"))
+                if node.module.startswith("registry.") and not inside:
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {node.module}")
+                if node.module.split(".")[0] in {"pydantic", "duckdb", "ruamel", "yaml"}:
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {node.module}")
+    assert found == []

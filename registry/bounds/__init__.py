@@ -1,0 +1,55 @@
+"""Bounds on benchmark figures: what no hardware can beat, and what a run's figures say of each other.
+
+A serving measurement cannot be recomputed, but it can be bounded. From the model (active parameters,
+attention geometry), the hardware (dense peak FLOP/s per format, memory bandwidth), the run's formats,
+workload and load, and one sequence's cache from the engine, each stated figure gets the bounds that
+apply to it (:func:`bounds_of`): the compute roof, the bandwidth roof or floor, the prefill floor, and
+the consistency relations between figures. Each :class:`Bound` carries its value, its inputs and its
+derivation line by line, or the reason it cannot be computed.
+
+Pure like the engine: plain values in (:mod:`registry.bounds.facts`), exact fractions, no I/O.
+"""
+
+from registry.bounds.bound import (
+    BOUND_KINDS,
+    CONSISTENCY_TOLERANCE,
+    PHYSICS_TOLERANCE,
+    Bound,
+    BoundKind,
+    Slip,
+)
+from registry.bounds.consistency import consistency
+from registry.bounds.facts import Figure, ModelFacts, Part, RunFacts
+from registry.bounds.roofs import STEP_LATENCIES, THROUGHPUTS, bandwidth_roof, compute_roof, prefill_floor
+from registry.bounds.written import percent, times
+
+
+def bounds_of(run: RunFacts) -> tuple[Bound, ...]:
+    """Every bound on every figure of the run, in the order of its metrics, consistency last."""
+    found: list[Bound] = []
+    for figure in run.figures:
+        if figure.metric in THROUGHPUTS:
+            found.append(compute_roof(run, figure))
+        if figure.metric in STEP_LATENCIES or figure.metric == "output_throughput":
+            found.append(bandwidth_roof(run, figure))
+        if figure.metric == "ttft":
+            found.append(prefill_floor(run, figure))
+    found.extend(consistency(run))
+    return tuple(found)
+
+
+__all__ = [
+    "BOUND_KINDS",
+    "CONSISTENCY_TOLERANCE",
+    "PHYSICS_TOLERANCE",
+    "Bound",
+    "BoundKind",
+    "Figure",
+    "ModelFacts",
+    "Part",
+    "RunFacts",
+    "Slip",
+    "bounds_of",
+    "percent",
+    "times",
+]

@@ -1,0 +1,89 @@
+"""What the bounds are computed from, as plain values: the model, the hardware's parts, the run's
+precisions, workload and load, and the figures it states, each figure already in SI units.
+
+The results stage reads these from the records (and the engine's cache figure); the bounds never see a
+record, a file or pydantic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from registry.engine.layers import LayerGroups
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFacts:
+    """The model the run served: its active parameters and its attention geometry."""
+
+    id: str
+    params_active: Fraction | None
+    """Parameters one token passes through (``params_active_b`` x 10^9; the total for a dense model)."""
+    untied_embedding: int | None = None
+    """Parameters of an input embedding table stated untied from the output head (``vocab_size x
+    hidden_size``): a token looks one row up, so the table is neither multiplied nor read in full."""
+    layout: LayerGroups | None = None
+    fields: Mapping[str, int | float] = field(default_factory=dict)
+    """The config's numeric fields; ``num_attention_heads`` sizes full attention's query heads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Accelerators of one kind in the run's system, with their datasheet figures per device."""
+
+    hardware: str
+    """The hardware record's id."""
+    name: str
+    count: int
+    peaks: Mapping[str, Fraction]
+    """Dense peak FLOP/s of one device, by numeric format (``fp4``, ``fp8``, ``bf16``, ...)."""
+    bandwidth: Fraction | None
+    """Memory bandwidth of one device, bytes per second."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One of the record's metrics: its position in ``metrics``, what it is, and its value in SI units
+    (tokens/s, requests/s, seconds)."""
+
+    position: int
+    metric: str
+    statistic: str
+    per: str
+    value: Fraction
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """A benchmark run as the bounds read it."""
+
+    id: str
+    model: ModelFacts
+    parts: tuple[Part, ...]
+    weights: tuple[str, ...]
+    """The weight formats the run states (``precision.weights``, else ``weight_formats``)."""
+    activations: str | None
+    kv_dtype: str | None
+    scenario: str | None
+    concurrency: int | None
+    """Sequences in flight: the workload's or the sweep point's concurrency, 1 for single-stream."""
+    input_tokens: int | None
+    output_tokens: int | None
+    lengths: str | None
+    """``fixed``, ``mean`` or ``max``: how the workload's token counts hold; None when unstated."""
+    prefix_cache: str
+    speculative: bool
+    draft_tokens: int | None
+    kv_bytes: Fraction | None
+    """One sequence's cache at ``input_tokens`` in the run's KV format (the engine's ideal layout, the
+    least any engine keeps); None when it cannot be computed."""
+    kv_reason: str | None
+    """Why ``kv_bytes`` is None."""
+    figures: tuple[Figure, ...]
+
+    @property
+    def accelerators(self) -> int:
+        return sum(part.count for part in self.parts)

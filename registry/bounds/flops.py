@@ -1,0 +1,158 @@
+"""The least arithmetic a token costs: ``2 x active parameters`` (one multiply and one add per weight),
+plus attention's score and value products over the tokens it attends to.
+
+Every count here is a *lower* bound on the work, so a roof made from it is an upper bound on a rate:
+an input embedding table stated untied from the output head is left out (a token looks up one row of
+it), a mechanism whose attention cannot be sized from the geometry adds nothing, and multi-head latent
+attention is counted in its cheaper, expanded form (per head ``qk_nope + qk_rope`` for the scores and
+``v_head_dim`` for the values), whichever form the engine runs.
+
+Attention per query token and attended key, per layer: ``2 x heads x (key head size + value head
+size)`` FLOPs (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", Table 1: the attention
+term ``2 n_layer n_ctx d_attn`` per token, here with the key and value sizes kept apart). Causal
+prefill of ``L`` tokens attends ``L (L + 1) / 2`` query-key pairs in full attention, fewer under a
+sliding window or within chunks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from registry.bounds.facts import ModelFacts
+from registry.bounds.written import count, si
+from registry.engine.layers import MLA, Attention, Chunked, SlidingWindow
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """FLOPs and the lines that derive them."""
+
+    flops: Fraction
+    lines: tuple[str, ...]
+    inputs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Term:
+    """One layer group's attention: layers, FLOPs per query-key pair, and its reach (window or chunk)."""
+
+    name: str
+    layers: int
+    pair_flops: int
+    factors: str
+    window: int | None = None
+    chunk: int | None = None
+
+
+def weight_flops(model: ModelFacts) -> tuple[Fraction, str, tuple[tuple[str, str], ...]]:
+    """``2 x (active parameters - untied input embedding)`` per token, its line and inputs; the caller
+    has checked ``params_active``."""
+    active = model.params_active
+    assert active is not None
+    inputs = [("active parameters", count(active))]
+    if model.untied_embedding:
+        matmul = active - model.untied_embedding
+        inputs.append(("untied input embedding", count(model.untied_embedding)))
+        line = f"weights: 2 × ({count(active)} − {count(model.untied_embedding)}) = {si(2 * matmul, 'FLOP')}"
+    else:
+        matmul = active
+        line = f"weights: 2 × {count(active)} = {si(2 * matmul, 'FLOP')}"
+    return 2 * matmul, line + " per token", tuple(inputs)
+
+
+def _query_heads(model: ModelFacts, kv_heads: int) -> int:
+    heads = model.fields.get("num_attention_heads")
+    return heads if isinstance(heads, int) and heads >= kv_heads else kv_heads
+
+
+def _terms(model: ModelFacts) -> tuple[list[_Term], list[str]]:
+    """Each layer group's attention term, and the mechanisms left out (they add no work to the bound)."""
+    terms: list[_Term] = []
+    left_out: list[str] = []
+    layout = model.layout
+    for group in layout.groups if layout is not None else ():
+        mech = group.mechanism
+        if isinstance(mech, Attention | SlidingWindow | Chunked) and None not in (
+            mech.num_kv_heads,
+            mech.head_dim,
+            mech.v_head_dim,
+        ):
+            assert mech.num_kv_heads is not None and mech.head_dim is not None and mech.v_head_dim is not None
+            heads = _query_heads(model, mech.num_kv_heads)
+            factors = f"2 × {heads} × ({mech.head_dim} + {mech.v_head_dim})"
+            pair = 2 * heads * (mech.head_dim + mech.v_head_dim)
+            window = mech.window if isinstance(mech, SlidingWindow) else None
+            chunk = mech.chunk if isinstance(mech, Chunked) else None
+            if (isinstance(mech, SlidingWindow) and window is None) or (
+                isinstance(mech, Chunked) and chunk is None
+            ):
+                left_out.append(f"{group.count} {mech.kind} layers (reach unknown)")
+                continue
+            terms.append(_Term(mech.kind, group.count, pair, factors, window, chunk))
+        elif isinstance(mech, MLA) and None not in (
+            mech.num_heads,
+            mech.qk_nope_head_dim,
+            mech.qk_rope_head_dim,
+            mech.v_head_dim,
+        ):
+            assert mech.num_heads and mech.qk_nope_head_dim is not None and mech.qk_rope_head_dim is not None
+            assert mech.v_head_dim is not None
+            factors = f"2 × {mech.num_heads} × ({mech.qk_nope_head_dim} + {mech.qk_rope_head_dim} + {mech.v_head_dim})"
+            pair = 2 * mech.num_heads * (mech.qk_nope_head_dim + mech.qk_rope_head_dim + mech.v_head_dim)
+            terms.append(_Term("mla", group.count, pair, factors))
+        else:
+            left_out.append(f"{group.count} {mech.kind} layers")
+    return terms, left_out
+
+
+def _keys_at(term: _Term, context: int) -> int:
+    """Keys one new token attends at ``context`` tokens of history."""
+    if term.window is not None:
+        return min(context, term.window)
+    if term.chunk is not None:
+        return context % term.chunk
+    return context
+
+
+def _causal_pairs(term: _Term, tokens: int) -> int:
+    """Query-key pairs of a causal prefill of ``tokens`` tokens."""
+    if term.window is not None and tokens > term.window:
+        w = term.window
+        return w * (w + 1) // 2 + (tokens - w) * w
+    if term.chunk is not None:
+        whole, rest = divmod(tokens, term.chunk)
+        return whole * term.chunk * (term.chunk + 1) // 2 + rest * (rest + 1) // 2
+    return tokens * (tokens + 1) // 2
+
+
+def decode_attention(model: ModelFacts, context: int) -> Work:
+    """Attention FLOPs of one generated token with ``context`` tokens before it."""
+    terms, left_out = _terms(model)
+    total = Fraction(0)
+    lines: list[str] = []
+    for term in terms:
+        keys = _keys_at(term, context)
+        flops = term.layers * term.pair_flops * keys
+        total += flops
+        lines.append(
+            f"attention ({term.name}): {term.layers} layers × {term.factors} × {count(keys)} keys = {si(flops, 'FLOP')}"
+        )
+    lines.extend(f"attention of {what}: not counted (the bound stays a bound)" for what in left_out)
+    return Work(total, tuple(lines), (("context for attention", f"{count(context)} tokens"),))
+
+
+def prefill_attention(model: ModelFacts, tokens: int) -> Work:
+    """Attention FLOPs of a causal prefill of ``tokens`` tokens."""
+    terms, left_out = _terms(model)
+    total = Fraction(0)
+    lines: list[str] = []
+    for term in terms:
+        pairs = _causal_pairs(term, tokens)
+        flops = term.layers * term.pair_flops * pairs
+        total += flops
+        lines.append(
+            f"attention ({term.name}): {term.layers} layers × {term.factors} × {count(pairs)} causal pairs = {si(flops, 'FLOP')}"
+        )
+    lines.extend(f"attention of {what}: not counted (the bound stays a bound)" for what in left_out)
+    return Work(total, tuple(lines), ())

@@ -1,0 +1,275 @@
+"""The three physical bounds on a stated figure.
+
+- **Compute roof** (output, total throughput, goodput): tokens per second ≤ the system's dense peak
+  FLOP/s at the run's compute format / the FLOPs of one token (:mod:`registry.bounds.flops`).
+- **Bandwidth roof** (TPOT, ITL, a sequence's output rate, a system's output rate at a stated
+  concurrency): every decode step reads the active weights once and each sequence's cache, so one step
+  takes at least ``(weight bytes + concurrency x cache bytes) / memory bandwidth``; a step yields one
+  token per sequence, ``1 + draft tokens`` under speculative decoding.
+- **Prefill floor** (TTFT): the first token waits at least for the prefill's FLOPs at the system's peak.
+
+Each uses every accelerator of the run (a disaggregated run's prefill or decode pool is smaller), so it
+is a bound whatever the parallelism.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from registry.bounds.bound import PHYSICS_TOLERANCE, Bound, Side, Slip, not_computable
+from registry.bounds.facts import Figure, RunFacts
+from registry.bounds.flops import decode_attention, prefill_attention, weight_flops
+from registry.bounds.hardware import describe_system, system_bandwidth, system_peak
+from registry.bounds.written import count, rate, seconds, si, significant
+from registry.engine.dtypes import get_dtype
+
+THROUGHPUTS = ("output_throughput", "total_throughput", "goodput")
+STEP_LATENCIES = ("tpot", "itl")
+
+_WORDS = {
+    "output_throughput": "output throughput",
+    "total_throughput": "total throughput",
+    "goodput": "goodput",
+    "request_throughput": "request throughput",
+    "tpot": "TPOT",
+    "itl": "ITL",
+    "ttft": "TTFT",
+    "e2e_latency": "end-to-end latency",
+}
+
+THOUSAND = Slip("a thousands separator or 'k' misread: the figure is 1,000 times too large", Fraction(1000))
+UNSTATED_SPECULATION = Slip(
+    "speculative decoding the record does not state: a step that yields several tokens per sequence",
+    Fraction(8),
+    exact=False,
+)
+"""A draft of up to 7 tokens, the most the serving engines' speculative methods propose per step."""
+MILLI = Slip("the unit: a figure in s written as ms, or in ms as µs (1,000 times too small)", Fraction(1000))
+
+
+def subject_of(figure: Figure) -> str:
+    """``output throughput per accelerator``, ``TPOT (p99)``."""
+    words = _WORDS.get(figure.metric, figure.metric.replace("_", " "))
+    if figure.per != "request" or figure.metric in THROUGHPUTS:
+        words += f" per {figure.per}"
+    return words if figure.statistic == "value" else f"{words} ({figure.statistic})"
+
+
+def _per_figure(run: RunFacts, figure: Figure, system: Fraction) -> tuple[Fraction, str]:
+    """A system rate as the figure states it: divided by the accelerators for a per-accelerator figure."""
+    if figure.per == "accelerator":
+        n = run.accelerators
+        return system / n, f"per accelerator: {rate(system)} / {n} = {rate(system / n)}"
+    return system, ""
+
+
+def _per_accelerator_slip(run: RunFacts, figure: Figure) -> tuple[Slip, ...]:
+    if figure.per == "accelerator" and run.accelerators > 1:
+        n = run.accelerators
+        return (Slip(f"a per-system figure written per accelerator (x{n} accelerators)", Fraction(n)),)
+    return ()
+
+
+def _active(run: RunFacts) -> str | None:
+    if run.model.params_active is None:
+        return f"{run.model.id} states no active parameter count (params_active_b)"
+    return None
+
+
+def compute_roof(run: RunFacts, figure: Figure) -> Bound:
+    subject = subject_of(figure)
+    peak = system_peak(run)
+    missing = _active(run) or (peak if isinstance(peak, str) else None)
+    if missing is not None or isinstance(peak, str):
+        return not_computable("compute-roof", figure, subject, "ceiling", "tok/s", missing or "")
+    flops, line, inputs = weight_flops(run.model)
+    lines = [line]
+    extra: tuple[tuple[str, str], ...] = ()
+    if figure.metric == "output_throughput" and run.input_tokens:
+        attention = decode_attention(run.model, run.input_tokens)
+        flops += attention.flops
+        lines.extend(attention.lines)
+        extra = attention.inputs
+    elif figure.metric == "output_throughput":
+        lines.append("attention: not counted (the workload states no input length)")
+    lines.append(f"per token: {si(flops, 'FLOP')}")
+    lines.append(peak.line)
+    system = peak.flops / flops
+    lines.append(f"roof: {si(peak.flops, 'FLOP/s')} / {si(flops, 'FLOP')} = {rate(system)} per system")
+    limit, per_line = _per_figure(run, figure, system)
+    lines.extend([per_line] if per_line else [])
+    assert run.model.params_active is not None
+    what = (
+        f"the compute roof of {describe_system(run)} at {'/'.join(peak.formats)} for "
+        f"{significant(run.model.params_active / 10**9)} B active parameters"
+    )
+    return Bound(
+        "compute-roof",
+        figure.position,
+        subject,
+        "ceiling",
+        "tok/s",
+        figure.text,
+        figure.value,
+        limit,
+        PHYSICS_TOLERANCE,
+        what,
+        inputs=(
+            *inputs,
+            *extra,
+            ("peak", peak.line.removeprefix("peak: ")),
+            ("accelerators", str(run.accelerators)),
+        ),
+        trace=tuple(lines),
+        slips=(*_per_accelerator_slip(run, figure), THOUSAND),
+    )
+
+
+def _weight_bytes(run: RunFacts) -> tuple[Fraction, str, str] | str:
+    """Bytes of the active weights in the run's narrowest stated weight format, and its line."""
+    if not run.weights:
+        return "the run states no weight format"
+    active = run.model.params_active
+    assert active is not None
+    fmt = min(run.weights, key=lambda name: get_dtype(name).bytes_per_element)
+    per = get_dtype(fmt).bytes_per_element
+    params = active - (run.model.untied_embedding or 0)
+    written = (
+        count(active)
+        if not run.model.untied_embedding
+        else f"({count(active)} − {count(run.model.untied_embedding)})"
+    )
+    return (
+        params * per,
+        f"weights read per step: {written} × {count(per)} B ({fmt}) = {si(params * per, 'B')}",
+        fmt,
+    )
+
+
+def bandwidth_roof(run: RunFacts, figure: Figure) -> Bound:
+    """The TPOT / ITL floor, or the output-rate ceiling, from memory bandwidth."""
+    subject = subject_of(figure)
+    side: Side = "floor" if figure.metric in STEP_LATENCIES else "ceiling"
+    unit = "s" if side == "floor" else "tok/s"
+    in_flight = 1 if figure.metric in STEP_LATENCIES or figure.per == "request" else run.concurrency
+    bandwidth = system_bandwidth(run)
+    weights = None if _active(run) else _weight_bytes(run)
+    reason = (
+        _active(run)
+        or (bandwidth if isinstance(bandwidth, str) else None)
+        or (weights if isinstance(weights, str) else None)
+        or (None if in_flight else "the run states no concurrency (sequences in flight)")
+        or (
+            "speculative decoding without 'draft_tokens': a step may yield any number of tokens"
+            if run.speculative and run.draft_tokens is None
+            else None
+        )
+    )
+    if reason is not None or isinstance(bandwidth, str) or not isinstance(weights, tuple) or not in_flight:
+        return not_computable("bandwidth-roof", figure, subject, side, unit, reason or "")
+    weight_bytes, weight_line, fmt = weights
+    per_second, bandwidth_line = bandwidth
+    lines = [weight_line]
+    cache = run.kv_bytes or Fraction(0)
+    sequences = in_flight if run.prefix_cache == "none" else 1
+    if run.kv_bytes is None:
+        lines.append(f"KV cache read per step: not counted ({run.kv_reason or 'not computable'})")
+    else:
+        shared = "" if sequences == in_flight else " (a prefix cache may share it: counted once)"
+        lines.append(
+            f"KV cache read per step: {sequences} × {si(cache, 'B')} at {count(run.input_tokens or 0)} tokens{shared}"
+        )
+    step_bytes = weight_bytes + sequences * cache
+    lines.append(bandwidth_line)
+    step = step_bytes / per_second
+    lines.append(f"step: {si(step_bytes, 'B')} / {si(per_second, 'B/s')} = {seconds(step)}")
+    tokens = 1 + (run.draft_tokens or 0) if run.speculative else 1
+    if side == "floor":
+        limit = step / tokens
+        lines.append(
+            f"floor: {seconds(step)} / {tokens} token{'s' if tokens > 1 else ''} per step = {seconds(limit)}"
+        )
+        slips: tuple[Slip, ...] = (MILLI, *(() if run.speculative else (UNSTATED_SPECULATION,)))
+    else:
+        system = in_flight * tokens / step
+        lines.append(
+            f"roof: {in_flight} in flight × {tokens} token{'s' if tokens > 1 else ''} per step / {seconds(step)} = {rate(system)}"
+        )
+        limit, per_line = _per_figure(run, figure, system)
+        lines.extend([per_line] if per_line else [])
+        slips = (
+            *_per_accelerator_slip(run, figure),
+            THOUSAND,
+            *(() if run.speculative else (UNSTATED_SPECULATION,)),
+        )
+    what = f"the memory-bandwidth {'floor' if side == 'floor' else 'roof'} of {describe_system(run)} with {fmt} weights"
+    return Bound(
+        "bandwidth-roof",
+        figure.position,
+        subject,
+        side,
+        unit,
+        figure.text,
+        figure.value,
+        limit,
+        PHYSICS_TOLERANCE,
+        what,
+        inputs=(
+            ("weight bytes", si(weight_bytes, "B")),
+            ("KV cache per sequence", "not counted" if run.kv_bytes is None else si(cache, "B")),
+            ("sequences in flight", str(in_flight)),
+            ("tokens per step", str(tokens)),
+            ("bandwidth", si(per_second, "B/s")),
+        ),
+        trace=tuple(lines),
+        slips=slips,
+    )
+
+
+def _prefill_reason(run: RunFacts, figure: Figure) -> str | None:
+    if not run.input_tokens:
+        return "the workload states no input length"
+    if run.lengths == "max":
+        return "the workload's input length is a cap, not the prompts' length"
+    if run.lengths == "mean" and figure.statistic != "mean" and figure.statistic != "value":
+        return f"the workload's input length is a mean, which bounds the mean TTFT only, not its {figure.statistic}"
+    if run.prefix_cache == "warm":
+        return "a warm prefix cache skips the prefill of cached tokens"
+    return _active(run)
+
+
+def prefill_floor(run: RunFacts, figure: Figure) -> Bound:
+    subject = subject_of(figure)
+    peak = system_peak(run)
+    reason = _prefill_reason(run, figure) or (peak if isinstance(peak, str) else None)
+    if reason is not None or isinstance(peak, str):
+        return not_computable("prefill-floor", figure, subject, "floor", "s", reason or "")
+    tokens = run.input_tokens or 0
+    per_token, line, inputs = weight_flops(run.model)
+    attention = prefill_attention(run.model, tokens)
+    flops = per_token * tokens + attention.flops
+    lines = [
+        line,
+        f"weights over the prompt: {si(per_token, 'FLOP')} × {count(tokens)} tokens = {si(per_token * tokens, 'FLOP')}",
+        *attention.lines,
+        f"prefill: {si(flops, 'FLOP')}",
+        peak.line,
+    ]
+    limit = flops / peak.flops
+    lines.append(f"floor: {si(flops, 'FLOP')} / {si(peak.flops, 'FLOP/s')} = {seconds(limit)}")
+    what = f"the prefill floor of {count(tokens)} input tokens on {describe_system(run)} at {'/'.join(peak.formats)}"
+    return Bound(
+        "prefill-floor",
+        figure.position,
+        subject,
+        "floor",
+        "s",
+        figure.text,
+        figure.value,
+        limit,
+        PHYSICS_TOLERANCE,
+        what,
+        inputs=(*inputs, ("input tokens", count(tokens)), ("peak", peak.line.removeprefix("peak: "))),
+        trace=tuple(lines),
+        slips=(MILLI,),
+    )

@@ -1,0 +1,207 @@
+"""The bounds on benchmark figures, pure: each bound's value from its inputs, a planted impossible
+figure flagged with the slip that explains it, and a bound that cannot be computed saying why."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from registry.bounds import Bound, Figure, ModelFacts, Part, RunFacts, bounds_of
+from registry.bounds.flops import prefill_attention
+from registry.bounds.written import seconds, si, significant
+from registry.engine.layers import MLA, Attention, SlidingWindow, uniform_layer_groups
+
+LLAMA_8B = ModelFacts(
+    "models/llama-3.1-8b-instruct",
+    Fraction(8 * 10**9),
+    untied_embedding=128256 * 4096,
+    layout=uniform_layer_groups("llama", Attention(8, 128, 128), 32),
+    fields={"num_attention_heads": 32, "vocab_size": 128256, "hidden_size": 4096},
+)
+B200 = Part(
+    "hardware/b200",
+    "NVIDIA B200",
+    8,
+    {"fp4": Fraction(9 * 10**15), "fp8": Fraction(45 * 10**14), "bf16": Fraction(225 * 10**13)},
+    Fraction(77 * 10**11),
+)
+
+
+def _run(*figures: Figure, **changes: object) -> RunFacts:
+    run = RunFacts(
+        id="benchmarks/x",
+        model=LLAMA_8B,
+        parts=(B200,),
+        weights=("fp8",),
+        activations=None,
+        kv_dtype="fp8",
+        scenario="offline",
+        concurrency=None,
+        input_tokens=None,
+        output_tokens=None,
+        lengths=None,
+        prefix_cache="none",
+        speculative=False,
+        draft_tokens=None,
+        kv_bytes=None,
+        kv_reason="the workload states no input length",
+        figures=figures,
+    )
+    return replace(run, **changes)  # type: ignore[arg-type]
+
+
+def _figure(
+    metric: str, value: Fraction | int, per: str = "system", statistic: str = "value", at: int = 0
+) -> Figure:
+    return Figure(at, metric, statistic, per, Fraction(value), f"{value}")
+
+
+def _only(run: RunFacts, kind: str) -> Bound:
+    found = [bound for bound in bounds_of(run) if bound.kind == kind]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_compute_roof_is_peak_over_two_flops_per_active_parameter() -> None:
+    bound = _only(_run(_figure("output_throughput", 100_000)), "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096  # the untied input embedding is looked up, not multiplied
+    assert bound.limit == Fraction(8 * 45 * 10**14, 2 * matmul)
+    assert bound.reached == Fraction(100_000) / bound.limit
+    assert not bound.exceeded
+    assert "fp8" in bound.what and "8 x NVIDIA B200" in bound.what
+    assert any(line.startswith("peak: 8 × 4.5 PFLOP/s") for line in bound.trace)
+
+
+def test_an_offline_throughput_times_a_thousand_breaks_the_roof_and_names_the_k() -> None:
+    real = _only(_run(_figure("output_throughput", 150_000)), "compute-roof")
+    assert not real.exceeded
+    bound = _only(_run(_figure("output_throughput", 150_000 * 1000)), "compute-roof")
+    assert bound.exceeded
+    assert bound.slip is not None and "'k' misread" in bound.slip.description
+
+
+def test_a_large_systems_figure_written_per_accelerator_names_the_count() -> None:
+    nvl72 = replace(B200, count=72)
+    bound = _only(
+        _run(_figure("output_throughput", 3_000_000, per="accelerator"), parts=(nvl72,)), "compute-roof"
+    )
+    assert bound.exceeded
+    assert bound.slip is not None and "x72 accelerators" in bound.slip.description
+    assert bound.slip.factor == 72
+
+
+def test_a_ttft_below_the_prefill_floor() -> None:
+    run = _run(_figure("ttft", Fraction(1, 1000), per="request"), input_tokens=32768, lengths="fixed")
+    bound = _only(run, "prefill-floor")
+    assert bound.limit is not None and bound.limit > Fraction(1, 1000)
+    assert bound.exceeded and bound.slip is not None and "written as ms" in bound.slip.description
+    real = _only(replace(run, figures=(_figure("ttft", 1, per="request"),)), "prefill-floor")
+    assert not real.exceeded
+
+
+def test_a_single_stream_tpot_below_the_bandwidth_floor() -> None:
+    run = _run(
+        _figure("tpot", Fraction(1, 10**5), per="request", statistic="mean"),
+        parts=(replace(B200, count=1),),
+        scenario="single-stream",
+        concurrency=1,
+        weights=("bf16",),
+    )
+    bound = _only(run, "bandwidth-roof")
+    weights = (8 * 10**9 - 128256 * 4096) * 2
+    assert bound.side == "floor" and bound.limit == Fraction(weights, 77 * 10**11)
+    assert bound.exceeded and bound.slip is not None and "written as ms" in bound.slip.description
+
+
+def test_speculative_decoding_divides_the_floor_by_the_tokens_per_step() -> None:
+    figure = _figure("tpot", Fraction(1, 1000), per="request")
+    plain = _only(_run(figure), "bandwidth-roof")
+    drafted = _only(_run(figure, speculative=True, draft_tokens=3), "bandwidth-roof")
+    assert plain.limit is not None and drafted.limit == plain.limit / 4
+    unknown = _only(_run(figure, speculative=True), "bandwidth-roof")
+    assert unknown.reason is not None and "draft_tokens" in unknown.reason
+
+
+@pytest.mark.parametrize(
+    ("changes", "kind", "reason"),
+    [
+        ({"parts": (replace(B200, peaks={}),)}, "compute-roof", "hardware/b200 states no dense peak at fp8"),
+        ({"model": replace(LLAMA_8B, params_active=None)}, "compute-roof", "no active parameter count"),
+        ({"parts": (replace(B200, bandwidth=None),)}, "bandwidth-roof", "states no memory bandwidth"),
+        ({}, "bandwidth-roof", "states no concurrency"),
+    ],
+)
+def test_a_bound_that_cannot_be_computed_says_why(changes: dict[str, object], kind: str, reason: str) -> None:
+    bound = _only(_run(_figure("output_throughput", 1000), **changes), kind)
+    assert not bound.computable and bound.reason is not None and reason in bound.reason
+    assert not bound.exceeded and bound.reached is None
+
+
+def test_the_prefill_floor_needs_the_prompts_length() -> None:
+    ttft = _figure("ttft", 1, per="request", statistic="p99")
+    assert "no input length" in (_only(_run(ttft), "prefill-floor").reason or "")
+    capped = _only(_run(ttft, input_tokens=1000, lengths="max"), "prefill-floor")
+    assert "cap" in (capped.reason or "")
+    mean = _only(_run(ttft, input_tokens=1000, lengths="mean"), "prefill-floor")
+    assert "mean TTFT only" in (mean.reason or "")
+    warm = _only(_run(ttft, input_tokens=1000, prefix_cache="warm"), "prefill-floor")
+    assert "warm prefix cache" in (warm.reason or "")
+
+
+def test_the_compute_format_is_the_activations_when_stated() -> None:
+    fp4 = _only(_run(_figure("output_throughput", 1000), weights=("nvfp4",)), "compute-roof")
+    w4a8 = _only(
+        _run(_figure("output_throughput", 1000), weights=("nvfp4",), activations="fp8"), "compute-roof"
+    )
+    assert fp4.limit is not None and w4a8.limit is not None and fp4.limit == 2 * w4a8.limit
+
+
+def test_a_mixed_system_sums_its_parts() -> None:
+    other = Part("hardware/h200", "NVIDIA H200", 8, {"fp8": Fraction(1979 * 10**12)}, Fraction(48 * 10**11))
+    mixed = _only(_run(_figure("output_throughput", 1000), parts=(B200, other)), "compute-roof")
+    alone = _only(_run(_figure("output_throughput", 1000)), "compute-roof")
+    assert mixed.limit is not None and alone.limit is not None
+    assert mixed.limit == alone.limit * (8 * 45 * 10**14 + 8 * 1979 * 10**12) / (8 * 45 * 10**14)
+
+
+def test_consistency_per_accelerator_and_little_s_law() -> None:
+    system, acc = (
+        _figure("output_throughput", 80_000, at=0),
+        _figure("output_throughput", 80_000, "accelerator", at=1),
+    )
+    bound = _only(_run(system, acc), "consistency")
+    assert bound.position == 1 and bound.exceeded and bound.slip is not None and bound.slip.factor == 8
+    assert not _only(_run(system, replace(acc, value=Fraction(10_000))), "consistency").exceeded
+    requests = _figure("request_throughput", 100, at=0)
+    latency = _figure("e2e_latency", 2, per="request", statistic="mean", at=1)
+    little = _only(_run(requests, latency, concurrency=64), "consistency")
+    assert little.limit == 32 and little.exceeded  # 100 req/s x 2 s = 200 in flight, not 64
+    assert not _only(
+        _run(replace(requests, value=Fraction(30)), latency, concurrency=64), "consistency"
+    ).exceeded
+
+
+def test_output_throughput_at_most_requests_times_output_length() -> None:
+    output, requests = _figure("output_throughput", 10_000, at=0), _figure("request_throughput", 10, at=1)
+    assert _only(_run(output, requests, output_tokens=1024), "consistency").exceeded is False
+    assert _only(
+        _run(replace(output, value=Fraction(10**7)), requests, output_tokens=1024), "consistency"
+    ).exceeded
+
+
+def test_causal_prefill_pairs_under_full_attention_windows_and_mla() -> None:
+    full = replace(LLAMA_8B, layout=uniform_layer_groups("llama", Attention(8, 128, 128), 2))
+    assert prefill_attention(full, 4).flops == 2 * (2 * 32 * 256) * 10  # 4 x 5 / 2 pairs a layer
+    window = replace(full, layout=uniform_layer_groups("mistral", SlidingWindow(8, 128, 128, window=2), 1))
+    assert prefill_attention(window, 4).flops == (2 * 32 * 256) * (3 + 2 * 2)  # 1 + 2 + 2 + 2
+    mla = replace(full, layout=uniform_layer_groups("deepseek_v3", MLA(512, 64, 128, 128, 128), 1))
+    assert prefill_attention(mla, 2).flops == 2 * 128 * (128 + 64 + 128) * 3
+
+
+def test_written_numbers() -> None:
+    assert significant(Fraction(36384084, 1000)) == "36,400"
+    assert significant(Fraction(7532, 100000)) == "0.0753"
+    assert si(Fraction(45 * 10**14), "FLOP/s") == "4.5 PFLOP/s"
+    assert seconds(Fraction(196, 100000)) == "1.96 ms"
