@@ -205,3 +205,15 @@ def test_written_numbers() -> None:
     assert significant(Fraction(7532, 100000)) == "0.0753"
     assert si(Fraction(45 * 10**14), "FLOP/s") == "4.5 PFLOP/s"
     assert seconds(Fraction(196, 100000)) == "1.96 ms"
+
+
+def test_a_format_reads_its_family_s_peak() -> None:
+    amd = Part(
+        "hardware/mi355x", "AMD MI355X", 8, {"mxfp4": Fraction(10**16), "fp8": Fraction(5 * 10**15)}, None
+    )
+    plain = _only(_run(_figure("output_throughput", 1000), weights=("fp4",), parts=(amd,)), "compute-roof")
+    e4m3 = _only(
+        _run(_figure("output_throughput", 1000), weights=("fp8_e4m3",), parts=(amd,)), "compute-roof"
+    )
+    assert plain.limit is not None and e4m3.limit is not None and plain.limit == 2 * e4m3.limit
+    assert any("dense mxfp4" in line for line in plain.trace)

@@ -3,7 +3,8 @@
 The compute format is the run's activation format when it states one (a W4A8 kernel multiplies at the
 fp8 rate), else its weight formats (MLPerf's ``fp8`` means weights and activations both). A part's peak
 is the highest of its dense peaks at those formats; a format is looked up by its own name, then by its
-family (``nvfp4`` and ``mxfp4`` at the ``fp4`` peak, ``fp8_e4m3`` at the ``fp8`` peak). A part with no
+family (``nvfp4`` and ``mxfp4`` at the ``fp4`` peak, ``fp8_e4m3`` at the ``fp8`` peak), then among its
+family's members (plain ``fp4`` at an ``mxfp4`` peak: the same E2M1 multiply). A part with no
 peak at any of them makes the roof not computable: its datasheet figure is missing, and none is guessed.
 """
 
@@ -38,10 +39,14 @@ def compute_formats(run: RunFacts) -> tuple[str, ...]:
 
 
 def _peak_of(part: Part, fmt: str) -> tuple[Fraction, str] | None:
-    for key in (fmt, FAMILIES.get(fmt)):
-        if key is not None and key in part.peaks:
+    """The part's peak at ``fmt``: its own, else its family's (``fp8`` for ``fp8_e4m3``), else the
+    highest of the family's members the datasheet names (``mxfp4`` for a run stating plain ``fp4``)."""
+    family = FAMILIES.get(fmt, fmt)
+    for key in (fmt, family):
+        if key in part.peaks:
             return part.peaks[key], key
-    return None
+    members = [(peak, key) for key, peak in part.peaks.items() if FAMILIES.get(key) == family]
+    return max(members) if members else None
 
 
 def system_peak(run: RunFacts) -> Peak | str:

@@ -18,6 +18,7 @@ from registry.codes import schema as schema_rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
 from registry.engine.claims import QUANTITY_WORDS, ClaimVerdict, show_value
+from registry.engine.dtypes import get_dtype
 from registry.engine.expr import names_in, parse
 from registry.engine.misapply import Candidate
 from registry.engine.units import Dimension, Quantity, parse_quantity
@@ -244,7 +245,29 @@ def _hardware_finding(index: RegistryIndex, entry: Entry, run: RunResult, fit: M
     assert isinstance(hardware.record, Hardware) and isinstance(model.record, Model)
     message = _fit_message(record, model.record, hardware.record, fit, run)
     pointer = "/hardware_count" if record.hardware_count else "/hardware"
-    return _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message)
+    return _at(entry, rules.EXCEEDS_HARDWARE_MEMORY, pointer, message, _fit_hint(fit, hardware.record))
+
+
+NARROWER_WEIGHTS = ("fp8", "nvfp4", "mxfp4", "fp4")
+"""The weight formats a run more often uses than declares: the memory fit's hint tries each."""
+
+
+def _fit_hint(fit: MemoryFit, hardware: Hardware) -> str:
+    """The likeliest slip: weights declared wider than they were stored, when a narrower format fits."""
+    declared = get_dtype(fit.weight_format).bytes_per_element if fit.weight_format else None
+    like = parse_quantity(hardware.memory_per_device)
+    for name in NARROWER_WEIGHTS:
+        narrower = get_dtype(name).bytes_per_element
+        if declared is None or narrower >= declared:
+            continue
+        weights = fit.weights * narrower / declared
+        if weights * fit.replicas + fit.cache <= fit.memory:
+            shown = show_value(weights, like, exact_bytes=False)
+            return (
+                f"likeliest slip: the weights declared {fit.weight_format} but stored narrower: in {name} they "
+                f"take {shown} and the run fits; else {rules.EXCEEDS_HARDWARE_MEMORY.fix}"
+            )
+    return rules.EXCEEDS_HARDWARE_MEMORY.fix
 
 
 def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: MemoryFit, run: RunResult) -> str:
@@ -255,8 +278,9 @@ def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: Memor
         show_value(size, like, exact_bytes=False) for size in (fit.weights, fit.cache, fit.memory)
     )
     plural = "device" if hardware.devices == 1 else "devices"
+    replicas = f"{fit.replicas} data-parallel replicas x " if fit.replicas > 1 else ""
     parts = (
-        f"weights {weights} ({model.params_total_b:g}B parameters x {record.precision.weights})",
+        f"{replicas}weights {weights} ({model.params_total_b:g}B parameters x {fit.weight_format})",
         f"KV cache {cache} at {run.run.context_tokens:,} tokens x batch {run.run.batch:,}",
     )
     each = f"{hardware.devices} {plural} of {hardware.memory_per_device}"

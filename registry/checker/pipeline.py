@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from registry.checker.bounds import bound_findings
 from registry.checker.cache import content_digest
 from registry.checker.discover import discover
 from registry.checker.encoding import too_large
@@ -121,6 +122,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     results = compute_results(index) if formulas else None
     if results is not None:
         diagnostics.extend(formula_findings(index, results))
+        diagnostics.extend(bound_findings(index, results))
     reported = [d for d in diagnostics if _selected(d.path, selection)]
     checked = sum(1 for path in files if _selected(path, selection))
     return_freed_memory()  # for the database build or the site that may follow

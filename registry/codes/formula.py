@@ -71,7 +71,11 @@ EXCEEDS_HARDWARE_MEMORY = _rule(
     "exceeds-hardware-memory",
     "A run's weights and KV cache do not fit the memory of its hardware.",
     "Weights plus the cache at the run's context and batch are a lower bound on the memory a run needs; "
-    "a run that claims hardware smaller than that cannot have happened as described.",
+    "a run that claims hardware smaller than that cannot have happened as described. The weights are "
+    "counted in the run's own format (a benchmark listing several: the narrowest, fp4 or fp8 where it "
+    "says so, never bf16 by default), once per data-parallel replica when the stated degrees partition "
+    "the accelerators into whole copies of the model. The hint names weights declared wider than they "
+    "were stored when a narrower format makes the run fit.",
     "correct the hardware, the hardware count, the batch, the context or the precision",
 )
 UNKNOWN_VARIANT = _rule(
@@ -83,6 +87,62 @@ UNKNOWN_VARIANT = _rule(
     "use one of the defined variants, listed in the message",
 )
 
+BEATS_COMPUTE_ROOF = _rule(
+    "F010",
+    "beats-compute-roof",
+    "A throughput is above what the hardware's peak compute allows for the model it served.",
+    "Every token passes through the model's active parameters: at least 2 FLOPs per parameter (a "
+    "multiply and an add), plus attention over the input when the workload states its length. The "
+    "system's vendor dense peak (never the sparse figure) at the run's compute format (its activation "
+    "format, else its weight formats) over that work is a roof no run can pass. The work counted is a "
+    "lower bound (an untied input embedding is a lookup, attention the geometry cannot size adds "
+    "nothing), so the roof is generous: a small-active-parameter mixture of experts at fp4 has a roof "
+    "far above any real result, and this catches gross slips only (a figure x1,000, a system's figure "
+    "written per accelerator). A figure is flagged past 5% over the roof: records round parameter "
+    "counts, vendors their peaks.",
+    "undo the slip the hint names (a 'k' or thousands separator misread, a per-system figure written "
+    "per accelerator), or correct the accelerator count or the precision",
+)
+BEATS_BANDWIDTH_ROOF = _rule(
+    "F011",
+    "beats-bandwidth-roof",
+    "A TPOT or ITL is below, or a decode rate above, what the memory bandwidth allows.",
+    "Each decode step reads every active weight once and each sequence's KV cache at its context: one "
+    "step takes at least (weight bytes + sequences x cache bytes) / memory bandwidth of all the run's "
+    "accelerators, and yields one token per sequence (1 + draft tokens with speculative decoding). "
+    "Weights are counted in the run's narrowest stated format, the cache at the input length under the "
+    "ideal layout (the least any engine keeps). This is the tight bound at low concurrency: a "
+    "single-stream TPOT below it, or a per-sequence rate above it, did not happen as described. A "
+    "system's throughput is bounded only when the run states its concurrency. It reads the "
+    "datasheet's memory bandwidth, no FLOP/s peak. A figure is flagged past 5% beyond the bound: records round parameter "
+    "counts, vendors their bandwidths.",
+    "undo the slip the hint names (a latency in s written as ms, a figure x1,000, a system's figure "
+    "per accelerator), or state the speculative decoding the run used",
+)
+BEATS_PREFILL_FLOOR = _rule(
+    "F012",
+    "beats-prefill-floor",
+    "A time to first token is below the least time the prompt's prefill takes at peak compute.",
+    "The first token waits for the prefill: 2 FLOPs per active parameter per input token plus "
+    "attention's causal score and value products, at the system's vendor dense peak. With a known input "
+    "length this is the tight bound on TTFT; it needs the prompts' length (not a cap; a mean bounds the "
+    "mean TTFT only) and no warm prefix cache. Peak figures are the vendor's dense ones (never sparse). A "
+    "TTFT is flagged more than 5% below the floor: records round parameter counts, vendors their peaks.",
+    "undo the slip the hint names (a TTFT in s written as ms), or correct the input length, the "
+    "accelerator count or the precision",
+)
+INCONSISTENT_FIGURES = _rule(
+    "F013",
+    "inconsistent-figures",
+    "Two figures of one run contradict each other.",
+    "Figures of one run are tied: a per-accelerator figure is the system's over its accelerators, output "
+    "throughput is at most request throughput x output length, request throughput x mean latency is at "
+    "most the concurrency (Little's law), and total throughput counts the input tokens beside the "
+    "output. Tools measure figures over slightly different windows and sources round each on its own, "
+    "so a relation holds within 10%.",
+    "correct the figure the hint names, its 'per', or the workload's lengths or concurrency",
+)
+
 RULES: tuple[Rule, ...] = (
     CLAIM_MISMATCH,
     FORMULA_MISMATCH,
@@ -92,4 +152,8 @@ RULES: tuple[Rule, ...] = (
     FORMULA_ERROR,
     EXCEEDS_HARDWARE_MEMORY,
     UNKNOWN_VARIANT,
+    BEATS_COMPUTE_ROOF,
+    BEATS_BANDWIDTH_ROOF,
+    BEATS_PREFILL_FLOOR,
+    INCONSISTENT_FIGURES,
 )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from registry.bounds import Bound, percent
+from registry.checker.bounds import RULE_OF, hint, message, written_limit
 from registry.checker.formulas import findings, model_findings
 from registry.checker.index import Entry, RegistryIndex
 from registry.checker.pipeline import check
@@ -53,6 +55,7 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
         "",
     ]
     run = results.runs[record.id]
+    lines.extend(bound_lines(run.bounds))
     geometry, model = run.geometry, index.get(record.model)
     if geometry is None or geometry.layout is None or model is None:
         found = [] if model is None else model_findings(model, geometry)
@@ -83,6 +86,38 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
                 lines.append(f"    hint: {diagnostic.hint}")
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+BOUND_WORDS = {
+    "compute-roof": "compute roof",
+    "bandwidth-roof": "memory-bandwidth bound",
+    "prefill-floor": "prefill floor",
+    "consistency": "consistency",
+}
+
+
+def bound_lines(bounds: tuple[Bound, ...]) -> list[str]:
+    """Each bound on a benchmark's figures: its derivation, the fraction of it reached and the verdict,
+    or the reason it cannot be computed."""
+    lines: list[str] = []
+    for bound in bounds:
+        lines.append(f"bound: {BOUND_WORDS[bound.kind]} on {bound.subject}, stated {bound.stated}")
+        if not bound.computable:
+            lines += [f"  not computable: {bound.reason}", ""]
+            continue
+        lines.extend(f"  {line}" for line in bound.trace)
+        reached = bound.reached
+        if reached is not None:
+            lines.append(f"  reached: {percent(reached)} of the bound ({written_limit(bound)})")
+        if bound.exceeded:
+            lines.append(
+                f"  verdict: {RULE_OF[bound.kind].code} {RULE_OF[bound.kind].name}: {message(bound)}"
+            )
+            lines.append(f"    hint: {hint(bound)}")
+        else:
+            lines.append("  verdict: within the bound")
+        lines.append("")
+    return lines
 
 
 def _explain_model(results: Results, entry: Entry) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from registry.bounds import Bound
 from registry.checker.index import Entry, RegistryIndex
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult, compute
@@ -19,10 +20,11 @@ from registry.engine.dtypes import get_dtype
 from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
-from registry.kinds.records import Hardware, Model
-from registry.results.figures import Figures
+from registry.kinds.records import Benchmark, Hardware, Model
+from registry.results.bounds import KvFigure, benchmark_bounds
+from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
-from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_of, spec_of
+from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_at, run_of, spec_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +46,19 @@ class MemoryFit:
     memory: Fraction
     count: int
     """Units of the hardware record: ``hardware_count``, 1 when not stated."""
+    weight_format: str = ""
+    """The format the weights are counted in: the run's, or the narrowest of the formats it lists."""
+    replicas: int = 1
+    """Copies of the weights: the run's data-parallel degree (each replica holds the whole model)."""
+
+    @property
+    def needed(self) -> Fraction:
+        """The least memory the run takes: every replica's weights and the batch's cache."""
+        return self.weights * self.replicas + self.cache
 
     @property
     def exceeds(self) -> bool:
-        return self.weights + self.cache > self.memory
+        return self.needed > self.memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +82,8 @@ class RunResult:
     """Weights and cache against the named hardware; why that cannot be computed (the weights' format,
     the KV cache's or the context not stated, no parameter count, no cache figure); None when no hardware
     is named."""
+    bounds: tuple[Bound, ...] = ()
+    """A benchmark's bounds on its stated figures (:mod:`registry.bounds`), computable or not."""
 
     @property
     def layout(self) -> LayerGroups | None:
@@ -144,9 +157,14 @@ def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry
     run, key = run_of(record), engine_key(record.layout)
     problem = f"{record.model} is not a model record" if geometry is None else geometry.error
     layout = None if geometry is None else geometry.layout
+    bounds = (
+        benchmark_bounds(index, record, geometry, _input_cache(layout, record))
+        if isinstance(record, Benchmark)
+        else ()
+    )
     if geometry is None or layout is None:
         claims = tuple(ClaimResult(at, spec_of(claim), None) for at, claim in enumerate(record.claims))
-        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None)
+        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None, bounds)
     claims = tuple(
         ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, claim_run(record, run, spec)))
         for at, spec in enumerate(map(spec_of, record.claims))
@@ -160,7 +178,7 @@ def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry
     else:
         result = _computed(lambda: _compute(layout, run))
     fit = _fit(index, record, layout, run, result)
-    return RunResult(record.id, run, key, geometry, None, result, claims, fit)
+    return RunResult(record.id, run, key, geometry, None, result, claims, fit, bounds)
 
 
 def _compute(layout: LayerGroups, run: Run) -> CacheResult:
@@ -173,6 +191,35 @@ def _compute(layout: LayerGroups, run: Run) -> CacheResult:
         engine_layout=run.engine_layout,
         model_dtype=run.model_dtype,
     )
+
+
+def _input_cache(layout: LayerGroups | None, record: Benchmark) -> KvFigure:
+    """One sequence's cache at the workload's input length under the ideal layout (the least any engine
+    keeps: the bandwidth bound reads it), or why there is none."""
+    tokens = record.workload.input_tokens if record.workload else None
+    if layout is None:
+        return f"{record.model} has no cache layout"
+    if record.precision.kv_cache is None:
+        return "the KV-cache format is not stated"
+    if not tokens:
+        return "the workload states no input length"
+    run = run_at(record, tokens)
+    result = _computed(
+        lambda: compute(
+            layout,
+            context_tokens=tokens,
+            kv_dtype=run.kv_dtype,
+            state_dtype=run.state_dtype,
+            engine_layout="ideal",
+            model_dtype=run.model_dtype,
+            traced=False,
+        )
+    )
+    if isinstance(result, str):
+        return result
+    if result.total_bytes is None:
+        return reasons(result) or "the engine gives no cache figure"
+    return Fraction(result.total_bytes)
 
 
 def _computed(make: Callable[[], CacheResult]) -> CacheResult | str:
@@ -199,7 +246,8 @@ def _fit(
     model = index.get(record.model)
     if hardware is None or model is None or not isinstance(hardware.record, Hardware):
         return None
-    weights = _weights(model, record.precision.weights)
+    weight_format = _weight_format(record)
+    weights = _weights(model, weight_format)
     if isinstance(weights, str):
         return weights
     if record.precision.kv_cache is None:
@@ -211,7 +259,29 @@ def _fit(
         return result if isinstance(result, str) else "the engine gives no cache figure for this run"
     count = record.hardware_count or 1
     memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
-    return MemoryFit(weights, cache, memory, count)
+    return MemoryFit(weights, cache, memory, count, weight_format or "", _replicas(record))
+
+
+def _weight_format(record: RunRecord) -> str | None:
+    """The run's weight format; for a benchmark listing several, the narrowest (a lower bound on the
+    weights' bytes, whatever share each format has)."""
+    if record.precision.weights is not None or not isinstance(record, Benchmark):
+        return record.precision.weights
+    listed = record.precision.weight_formats or []
+    return min(listed, key=lambda name: get_dtype(name).bytes_per_element) if listed else None
+
+
+def _replicas(record: RunRecord) -> int:
+    """Whole copies of the weights: the data-parallel degree, when the stated degrees (data x tensor x
+    pipeline, no expert parallelism) partition the run's accelerators into replicas; else 1. Attention
+    data parallelism beside expert parallelism shards the experts, so it is no replica of the model."""
+    system = record.system if isinstance(record, Benchmark) else None
+    degrees = system.parallelism if system else None
+    if degrees is None or not degrees.data or (degrees.expert or 1) > 1:
+        return 1
+    accelerators = record.accelerator_count if isinstance(record, Benchmark) else None
+    whole = degrees.data * (degrees.tensor or 1) * (degrees.pipeline or 1) == accelerators
+    return degrees.data if whole else 1
 
 
 def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
@@ -220,7 +290,7 @@ def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
     model = entry.record
     assert isinstance(model, Model)
     if dtype is None:
-        return "'precision.weights' is null: the run's weights have no single stated format"
+        return "'precision.weights' is null and no 'weight_formats' are listed: the weights' format is not stated"
     if model.params_total_b is None:
         return f"{entry.id} states no params_total_b"
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element

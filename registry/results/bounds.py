@@ -1,0 +1,144 @@
+"""A benchmark record's bounds, read from the registry into the pure bounds' plain facts.
+
+The model's active parameters (a dense model's total: a config that names no experts), the hardware's
+dense peaks and bandwidth per part, the run's formats, workload and load, each metric in SI units, and
+one sequence's cache at the input length, which :mod:`registry.results.values` has the engine compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from registry.bounds import Bound, Figure, ModelFacts, Part, RunFacts, bounds_of
+from registry.checker.index import RegistryIndex
+from registry.engine.units import QuantityError, parse_quantity
+from registry.kinds.records import Benchmark, Hardware, Model
+from registry.results.geometry import ModelGeometry
+
+EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
+"""Config fields that name a mixture of experts: a model whose config has none of them is dense, and
+its total parameters are the ones every token passes through."""
+
+
+KvFigure = Fraction | str
+"""One sequence's cache at the input length (bytes), or why there is none."""
+
+
+def benchmark_bounds(
+    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+) -> tuple[Bound, ...]:
+    """Every bound on the record's figures (nothing for a record that states none)."""
+    if not record.metrics:
+        return ()
+    return bounds_of(run_facts(index, record, geometry, cache))
+
+
+def run_facts(
+    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+) -> RunFacts:
+    workload = record.workload
+    system = record.system
+    speculative = system.speculative if system else None
+    input_tokens = workload.input_tokens if workload else None
+    kv_bytes, kv_reason = (None, cache) if isinstance(cache, str) else (cache, None)
+    precision = record.precision
+    return RunFacts(
+        id=record.id,
+        model=model_facts(index, record.model, geometry),
+        parts=_parts(index, record),
+        weights=(precision.weights,) if precision.weights else tuple(precision.weight_formats or ()),
+        activations=precision.activations,
+        kv_dtype=precision.kv_cache,
+        scenario=record.scenario,
+        concurrency=_concurrency(record),
+        input_tokens=input_tokens,
+        output_tokens=workload.output_tokens if workload else None,
+        lengths=workload.lengths if workload else None,
+        prefix_cache=record.prefix_cache,
+        speculative=speculative is not None,
+        draft_tokens=speculative.draft_tokens if speculative else None,
+        kv_bytes=kv_bytes,
+        kv_reason=kv_reason,
+        figures=tuple(_figures(record)),
+    )
+
+
+def model_facts(index: RegistryIndex, model_id: str, geometry: ModelGeometry | None) -> ModelFacts:
+    entry = index.get(model_id)
+    model = entry.record if entry is not None else None
+    if not isinstance(model, Model):
+        return ModelFacts(model_id, None)
+    config: Mapping[str, Any] = model.config or {}
+    stated = {**config, **(config.get("text_config") or {})}
+    fields = geometry.fields if geometry else {}
+    return ModelFacts(
+        id=model_id,
+        params_active=_active(model, stated),
+        untied_embedding=_untied_embedding(stated, fields),
+        layout=geometry.layout if geometry else None,
+        fields=fields,
+    )
+
+
+def _active(model: Model, stated: Mapping[str, Any]) -> Fraction | None:
+    if model.params_active_b is not None:
+        return Fraction(str(model.params_active_b)) * 10**9
+    dense = bool(stated) and not any(name in stated for name in EXPERT_FIELDS)
+    if dense and model.params_total_b is not None:
+        return Fraction(str(model.params_total_b)) * 10**9
+    return None
+
+
+def _untied_embedding(stated: Mapping[str, Any], fields: Mapping[str, int | float]) -> int | None:
+    vocab, hidden = fields.get("vocab_size"), fields.get("hidden_size")
+    if stated.get("tie_word_embeddings") is False and isinstance(vocab, int) and isinstance(hidden, int):
+        return vocab * hidden
+    return None
+
+
+def _parts(index: RegistryIndex, record: Benchmark) -> tuple[Part, ...]:
+    if record.hardware:
+        wanted = [(record.hardware, record.hardware_count or 1)]
+    else:
+        wanted = [(p.hardware, p.count) for p in (record.system.accelerators or [])] if record.system else []
+    parts: list[Part] = []
+    for hardware_id, count in wanted:
+        entry = index.get(hardware_id)
+        hardware = entry.record if entry is not None else None
+        if not isinstance(hardware, Hardware):
+            return ()
+        parts.append(_part(hardware_id, hardware, count))
+    return tuple(parts)
+
+
+def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
+    """One kind of accelerator; a record of several devices (a rack) counts per device."""
+    peaks = {
+        str(name): parse_quantity(text).value for name, text in hardware.peak_dense_flops_per_device.items()
+    }
+    bandwidth = parse_quantity(hardware.bandwidth_per_device).value if hardware.bandwidth_per_device else None
+    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth)
+
+
+def _concurrency(record: Benchmark) -> int | None:
+    if record.workload and record.workload.concurrency:
+        return record.workload.concurrency
+    if record.sweep and record.sweep.parameter == "concurrency" and isinstance(record.sweep.value, int):
+        return record.sweep.value
+    return 1 if record.scenario == "single-stream" else None
+
+
+def _figures(record: Benchmark) -> list[Figure]:
+    figures: list[Figure] = []
+    for position, metric in enumerate(record.metrics):
+        try:
+            value = parse_quantity(metric.stated).value
+        except QuantityError:  # the schema stage has reported it
+            continue
+        figures.append(Figure(position, metric.metric, metric.statistic, metric.per, value, metric.stated))
+    return figures
+
+
+__all__ = ["KvFigure", "benchmark_bounds", "model_facts", "run_facts"]
