@@ -32,7 +32,7 @@ def _query(root: Path, sql: str, *options: str) -> int:
 def test_db_writes_the_default_file(root: Path, capsys: Capture) -> None:
     assert main(["db", "--root", str(root)]) == 0
     assert (root / "build" / "registry.duckdb").is_file()
-    assert "12 tables" in capsys.readouterr().err
+    assert "13 tables" in capsys.readouterr().err
 
 
 def test_db_out_writes_elsewhere(root: Path, tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ from registry.db import _rows_benchmarks as b
 from registry.db import _rows_models as m
 from registry.db import _rows_records as r
 from registry.db import _rows_runs as u
+from registry.db._rows_bounds import benchmark_bounds_columns
 from registry.db._tables import METADATA, TABLES, Column, Table
 from registry.db._values import POOL, Columns, decimal_array
 from registry.diagnostics import Severity
@@ -139,6 +140,7 @@ def _column_builders(index: RegistryIndex, results: Results) -> dict[str, Callab
         "claims": lambda: u.claims_columns(index, results),
         "benchmarks": lambda: b.benchmarks_columns(index),
         "benchmark_metrics": lambda: b.benchmark_metrics_columns(index),
+        "benchmark_bounds": lambda: benchmark_bounds_columns(index, results),
         "kv_at_context": lambda: m.kv_at_context_columns(found(), results),
         "engines": lambda: r.engines_columns(index),
         "hardware": lambda: r.hardware_columns(index),

@@ -10,7 +10,7 @@ The types follow one rule, stated in :mod:`registry.db._columns`.
 from __future__ import annotations
 
 from registry.db._columns import BYTES, BYTES_PER_TOKEN, TYPE_RULES, Column, Table, _c
-from registry.db._tables_benchmarks import BENCHMARK_METRICS, BENCHMARKS
+from registry.db._tables_benchmarks import BENCHMARK_BOUNDS, BENCHMARK_METRICS, BENCHMARKS
 
 __all__ = ["TABLES", "TYPE_RULES", "Column", "Table"]
 
@@ -398,6 +398,7 @@ TABLES: tuple[Table, ...] = (
     CLAIMS,
     BENCHMARKS,
     BENCHMARK_METRICS,
+    BENCHMARK_BOUNDS,
     KV_AT_CONTEXT,
     ENGINES,
     HARDWARE,

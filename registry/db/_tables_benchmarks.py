@@ -136,3 +136,53 @@ BENCHMARK_METRICS = Table(
         _c("constraints", "JSON", "The latency targets imposed on the figure: [{metric, statistic, limit}]."),
     ),
 )
+
+BENCHMARK_BOUNDS = Table(
+    "benchmark_bounds",
+    "One row per bound on a benchmark figure (compute roof, memory-bandwidth roof or floor, prefill "
+    "floor, consistency between figures) and one per benchmark's memory fit: the bound in SI units, its "
+    "inputs and derivation, and the fraction of it the figure reaches (reached x 100 is the % of "
+    "roofline); a bound that cannot be computed has a NULL bound and says why in reason.",
+    (
+        _c("benchmark_id", "VARCHAR", "The benchmark record."),
+        _c(
+            "position",
+            "INTEGER",
+            "The bounded figure's position in the record's metrics (benchmark_metrics.position); NULL for "
+            "the memory fit.",
+        ),
+        _c(
+            "bound",
+            "VARCHAR",
+            "compute-roof, bandwidth-roof, prefill-floor, consistency or memory-fit.",
+        ),
+        _c("metric", "VARCHAR", "The bounded figure's metric (NULL for the memory fit)."),
+        _c("statistic", "VARCHAR", "The bounded figure's statistic."),
+        _c("per", "VARCHAR", "The bounded figure's per: system, accelerator or request."),
+        _c("side", "VARCHAR", "ceiling (a most), floor (a least) or equal (a relation between figures)."),
+        _c(
+            "stated", "VARCHAR", "The figure as written (for the memory fit: the least memory the run needs)."
+        ),
+        _c("value", "DOUBLE", "The figure in SI units (unit)."),
+        _c("bound_value", "DOUBLE", "The bound in the same unit; NULL when it cannot be computed."),
+        _c("unit", "VARCHAR", "tokens/s, requests/s, s or B."),
+        _c(
+            "reached",
+            "DOUBLE",
+            "The fraction of the bound the figure reaches: the figure over a ceiling, a floor over the "
+            "figure, the figure over what a relation expects. At most 1 for a plausible figure (x 100: the "
+            "% of roofline).",
+        ),
+        _c("tolerance", "DOUBLE", "How far past the bound a figure may go before the check flags it."),
+        _c("exceeded", "BOOLEAN", "The figure breaks the bound by more than its tolerance (a finding)."),
+        _c("slip", "VARCHAR", "For a broken bound: the likeliest slip that makes the figure fit, if any."),
+        _c("reason", "VARCHAR", "Why the bound cannot be computed (NULL when it can)."),
+        _c(
+            "description",
+            "VARCHAR",
+            "The bound in words, e.g. 'the compute roof of 8 x NVIDIA B200 at fp4 ...'.",
+        ),
+        _c("inputs", "JSON", "The bound's inputs by name, as its derivation writes them."),
+        _c("derivation", "VARCHAR[]", "The derivation, line by line, as 'registry explain' prints it."),
+    ),
+)

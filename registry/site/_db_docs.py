@@ -59,6 +59,18 @@ FROM benchmarks AS b JOIN benchmark_metrics AS m ON m.benchmark_id = b.id
 ORDER BY b.id, m.position""",
     ),
     Example(
+        "How close does each result come to what its hardware allows (% of roofline)?",
+        "`benchmark_bounds` holds one row per bound on a figure: the compute roof, the memory-bandwidth "
+        "roof or floor, the prefill floor, the consistency between figures, and the memory fit. "
+        "`reached` is the fraction of the bound the figure attains (x 100: the % of roofline); a bound "
+        "that cannot be computed has a NULL `bound_value` and its `reason`.",
+        """SELECT benchmark_id, bound, metric, per, stated, bound_value, unit,
+       round(100 * reached, 2) AS pct_of_roofline, exceeded, reason
+FROM benchmark_bounds
+WHERE bound <> 'consistency'
+ORDER BY reached DESC NULLS LAST, benchmark_id""",
+    ),
+    Example(
         "How does one model's cache differ between engines?",
         "The same model at 128K under each engine layout: block rounding, padding, and whether the "
         "engine caches the MLA latent or expanded per-head K and V. NULL means no number, and "

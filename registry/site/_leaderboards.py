@@ -12,113 +12,30 @@ links to the leaderboards' index.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
-from registry.engine.units import QuantityError, parse_quantity
+from registry.bounds import percent
 from registry.kinds.records import Benchmark, Model
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
+from registry.site._leaderboard_rows import (
+    LATENCIES,
+    LATENCY_NAMES,
+    NOT_STATED,
+    STATISTIC_ORDER,
+    Boards,
+    Entry,
+    entry_of,
+    metric_of,
+)
 from registry.site._svg import PALETTE, Figure, linear_bar_chart
 
+__all__ = ["NOT_STATED", "Boards", "Entry", "board_page", "entry_of", "hardware_page", "pages"]
+
+BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
 INDEX = f"{FOLDER}/index.md"
-
-THROUGHPUTS = (
-    ("output_throughput", "output tok/s"),
-    ("total_throughput", "total tok/s"),
-    ("goodput", "goodput tok/s"),
-    ("request_throughput", "req/s"),
-    ("sample_throughput", "samples/s"),
-    ("query_throughput", "queries/s"),
-)
-"""The throughput metrics a leaderboard ranks by, in order of preference, and the unit it shows each in:
-a leaderboard ranks by the first of these that any of its rows states."""
-
-LATENCIES = ("ttft", "tpot", "itl", "e2e_latency")
-LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2e_latency": "E2E"}
-STATISTIC_ORDER = ("value", "mean", "median", "p90", "p95", "p99", "p99.9", "max", "min")
-BREAK = Html("<br>")
-NOT_STATED = "not-stated"
-"""The scenario slug of benchmarks whose source does not say how load was offered."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One benchmark as a leaderboard row: its throughputs per accelerator (tokens or requests per
-    second, by metric), its latency figures (seconds and as written, by metric and statistic), and
-    the words and record ids its other cells show."""
-
-    id: str
-    model: str
-    scenario: str
-    hardware: tuple[tuple[str, int], ...]
-    accelerators: int | None
-    per_accelerator: dict[str, float]
-    latencies: dict[tuple[str, str], tuple[float, str]]
-    precision: str
-    engine: str | None
-    engine_version: str | None
-    system: str | None
-
-
-def entry_of(record: Benchmark) -> Entry:
-    """The row of one benchmark record: a per-system throughput is divided by the accelerator count
-    (a record that states no count has no per-accelerator figure), a per-accelerator one is taken as it is."""
-    count = record.accelerator_count
-    per_accelerator: dict[str, float] = {}
-    for metric, _unit in THROUGHPUTS:
-        figure = record.headline(metric, "accelerator")
-        divisor = 1
-        if figure is None:
-            figure, divisor = record.headline(metric, "system"), count or 0
-        value = _si(figure.stated) if figure is not None else None
-        if value is not None and divisor:
-            per_accelerator[metric] = value / divisor
-    latencies: dict[tuple[str, str], tuple[float, str]] = {}
-    for measured in record.metrics:
-        if measured.metric in LATENCIES and measured.per == "request":
-            seconds = _si(measured.stated)
-            if seconds is not None:
-                latencies.setdefault((measured.metric, measured.statistic), (seconds, measured.stated))
-    parts = record.system.accelerators if record.system else None
-    if parts:
-        hardware = tuple((part.hardware, part.count) for part in parts)
-    else:
-        hardware = ((record.hardware, record.hardware_count or 0),) if record.hardware else ()
-    return Entry(
-        id=record.id,
-        model=record.model,
-        scenario=record.scenario or NOT_STATED,
-        hardware=hardware,
-        accelerators=count,
-        per_accelerator=per_accelerator,
-        latencies=latencies,
-        precision=precision_words(record),
-        engine=record.engine,
-        engine_version=record.engine_version,
-        system=record.system.name if record.system else None,
-    )
-
-
-def _si(stated: str) -> float | None:
-    try:
-        return float(parse_quantity(stated).value)
-    except QuantityError:
-        return None
-
-
-def precision_words(record: Benchmark) -> str:
-    """``weights fp4, activations fp8, KV fp8``: the formats the run used, as far as the record says."""
-    precision = record.precision
-    weights = precision.weights or "/".join(precision.weight_formats or []) or "not stated"
-    words = [f"weights {weights}"]
-    if precision.activations:
-        words.append(f"activations {precision.activations}")
-    if precision.kv_cache:
-        words.append(f"KV {precision.kv_cache}")
-    return ", ".join(words)
 
 
 def model_name(context: SiteContext, model: str) -> str:
@@ -137,34 +54,10 @@ def hardware_page(hardware: str) -> str:
     return f"{FOLDER}/hardware/{hardware.split('/', 1)[1]}.md"
 
 
-@dataclass
-class Boards:
-    """Every benchmark's row, grouped by model and scenario and by accelerator (ids sorted)."""
-
-    by_board: dict[tuple[str, str], list[Entry]] = field(default_factory=lambda: defaultdict(list))
-    by_hardware: dict[str, list[Entry]] = field(default_factory=lambda: defaultdict(list))
-
-    @classmethod
-    def of(cls, records: Iterable[Benchmark]) -> Boards:
-        boards = cls()
-        for record in records:
-            row = entry_of(record)
-            boards.by_board[(row.model, row.scenario)].append(row)
-            for hardware in dict(row.hardware):
-                boards.by_hardware[hardware].append(row)
-        return boards
-
-
-def metric_of(rows: Iterable[Entry]) -> tuple[str, str] | None:
-    """The throughput metric a set of rows is ranked by, and its unit: the first any row states."""
-    stated = {metric for row in rows for metric in row.per_accelerator}
-    return next(((m, unit) for m, unit in THROUGHPUTS if m in stated), None)
-
-
 def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     """Every leaderboard page, per accelerator page and the index, as (path, Markdown)."""
     records = [e.record for e in context.index.of_kind("benchmark") if isinstance(e.record, Benchmark)]
-    boards = Boards.of(records)
+    boards = Boards.of(records, context.results)
     for (model, scenario), rows in boards.by_board.items():
         yield board_page(model, scenario), render_board(context, model, scenario, rows)
     for hardware, rows in boards.by_hardware.items():
@@ -223,6 +116,7 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
         "#",
         "Record",
         f"Per accelerator ({unit})" if metric else "Per accelerator",
+        "% of roofline",
         *(f"{LATENCY_NAMES[m]} {s}" for m, s in latencies),
         "Precision",
         "Engine",
@@ -236,6 +130,7 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
             Cell(rank, sort=rank),
             context.record_link(page, row.id, row.id.split("/", 1)[1]),
             Cell(link(record, _figure(value, "")), sort=value, class_="throughput"),
+            roofline_cell(row, name),
         ]
         for pair in latencies:
             seconds, stated = row.latencies.get(pair, (None, None))
@@ -243,8 +138,18 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
             cells.append(Cell(shown, sort=seconds, title=stated))
         cells += [row.precision, _engine(context, page, row), _system(context, page, row)]
         body.append(cells)
-    numeric = (0, *range(2, 3 + len(latencies)))
+    numeric = (0, *range(2, 4 + len(latencies)))
     return table(headers, body, sortable=True, numeric=numeric)
+
+
+def roofline_cell(row: Entry, metric: str) -> Cell:
+    """The fraction of its tightest physical bound the row's figure reaches, the bound named in the
+    cell's title; a dash when no bound on it could be computed."""
+    bound = row.roofline.get(metric)
+    reached = bound.reached if bound is not None else None
+    if bound is None or reached is None:
+        return Cell("—", title="no bound computable on this figure (its page says why)")
+    return Cell(percent(reached), sort=float(reached), title=bound.what, class_="roofline")
 
 
 def _label(context: SiteContext, row: Entry) -> str:
@@ -300,7 +205,10 @@ def render_board(context: SiteContext, model: str, scenario: str, rows: list[Ent
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} of ",
                 context.record_link(page, model),
-                f", scenario {scenario}. {ranks} Latencies are per request, as each record states them. ",
+                f", scenario {scenario}. {ranks} % of roofline is the fraction of its tightest physical bound "
+                "(compute roof, memory bandwidth) the figure reaches, from the vendor's dense peaks; a dash "
+                "where none can be computed, the record's page says why. Latencies are per request, as each "
+                "record states them. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
@@ -342,12 +250,22 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
                     link(_paths.href(page, board_page(model, scenario)), scenario),
                     context.record_link(page, row.id, row.id.split("/", 1)[1]),
                     Cell(_figure(value, metric[1] if metric else ""), sort=value),
+                    roofline_cell(row, metric[0]) if metric else Cell("—"),
                     row.precision,
                     _engine(context, page, row),
                     _system(context, page, row),
                 ]
             )
-    headers = ["Model", "Scenario", "Record", "Per accelerator", "Precision", "Engine", "System"]
+    headers = [
+        "Model",
+        "Scenario",
+        "Record",
+        "Per accelerator",
+        "% of roofline",
+        "Precision",
+        "Engine",
+        "System",
+    ]
     intro = element(
         "p",
         join(
@@ -363,7 +281,7 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     return (
         _parts.front_matter(f"Results on {name}", hide=("toc",))
         + block(element("h1", f"Results on {name}"), intro)
-        + block(table(headers, body, sortable=True, numeric=(3,)), class_="leaderboard", searchable=False)
+        + block(table(headers, body, sortable=True, numeric=(3, 4)), class_="leaderboard", searchable=False)
     )
 
 

@@ -15,7 +15,7 @@ from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count
 from registry.engine.units import QuantityError, parse_context, parse_quantity
 from registry.kinds.records import Benchmark, Claim, KvEfficiency
-from registry.site import _leaderboards, _parts, _paths
+from registry.site import _bounds, _leaderboards, _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, escape, join, link, table
 from registry.site._results import ClaimRow, claim_rows
@@ -51,6 +51,7 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
         _parts.header(context, entry, page),
         "## Run\n" + block(_run_facts(context, run, page)),
         _provenance(context, run, page) if isinstance(run, Benchmark) else "",
+        _bounds.section(context.results.runs[run.id].bounds),
         _claims(run, rows) + _derivation(result) + _claim_details(run, rows, shared),
         _parts.findings(context, entry),
         _parts.prose(context, entry, page),

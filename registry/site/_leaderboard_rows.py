@@ -1,0 +1,142 @@
+"""A benchmark record as a leaderboard row: its throughput per accelerator, its latency figures, its
+precision in words, and the % of roofline its figures reach (the tightest computable physical bound the
+check worked out for them, read from the results, never recomputed)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from registry.bounds import Bound
+from registry.engine.units import QuantityError, parse_quantity
+from registry.kinds.records import Benchmark
+from registry.results import Results
+from registry.site._bounds import roofline
+
+THROUGHPUTS = (
+    ("output_throughput", "output tok/s"),
+    ("total_throughput", "total tok/s"),
+    ("goodput", "goodput tok/s"),
+    ("request_throughput", "req/s"),
+    ("sample_throughput", "samples/s"),
+    ("query_throughput", "queries/s"),
+)
+"""The throughput metrics a leaderboard ranks by, in order of preference, and the unit it shows each in:
+a leaderboard ranks by the first of these that any of its rows states."""
+
+LATENCIES = ("ttft", "tpot", "itl", "e2e_latency")
+LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2e_latency": "E2E"}
+STATISTIC_ORDER = ("value", "mean", "median", "p90", "p95", "p99", "p99.9", "max", "min")
+NOT_STATED = "not-stated"
+"""The scenario slug of benchmarks whose source does not say how load was offered."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One benchmark as a leaderboard row: its throughputs per accelerator (tokens or requests per
+    second, by metric), its latency figures (seconds and as written, by metric and statistic), and
+    the words and record ids its other cells show."""
+
+    id: str
+    model: str
+    scenario: str
+    hardware: tuple[tuple[str, int], ...]
+    accelerators: int | None
+    per_accelerator: dict[str, float]
+    latencies: dict[tuple[str, str], tuple[float, str]]
+    precision: str
+    engine: str | None
+    engine_version: str | None
+    system: str | None
+    roofline: dict[str, Bound] = field(default_factory=dict)
+    """By throughput metric: the tightest computable physical bound on the figure the row shows."""
+
+
+def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
+    """The row of one benchmark record: a per-system throughput is divided by the accelerator count
+    (a record that states no count has no per-accelerator figure), a per-accelerator one is taken as it is;
+    ``bounds`` (the record's, from the results) give the % of roofline of the figure shown."""
+    count = record.accelerator_count
+    per_accelerator: dict[str, float] = {}
+    reached: dict[str, Bound] = {}
+    for metric, _unit in THROUGHPUTS:
+        figure = record.headline(metric, "accelerator")
+        divisor = 1
+        if figure is None:
+            figure, divisor = record.headline(metric, "system"), count or 0
+        value = _si(figure.stated) if figure is not None else None
+        if value is not None and divisor:
+            per_accelerator[metric] = value / divisor
+            tightest = roofline(bounds, next(i for i, m in enumerate(record.metrics) if m is figure))
+            if tightest is not None:
+                reached[metric] = tightest
+    latencies: dict[tuple[str, str], tuple[float, str]] = {}
+    for measured in record.metrics:
+        if measured.metric in LATENCIES and measured.per == "request":
+            seconds = _si(measured.stated)
+            if seconds is not None:
+                latencies.setdefault((measured.metric, measured.statistic), (seconds, measured.stated))
+    parts = record.system.accelerators if record.system else None
+    if parts:
+        hardware = tuple((part.hardware, part.count) for part in parts)
+    else:
+        hardware = ((record.hardware, record.hardware_count or 0),) if record.hardware else ()
+    return Entry(
+        id=record.id,
+        model=record.model,
+        scenario=record.scenario or NOT_STATED,
+        hardware=hardware,
+        accelerators=count,
+        per_accelerator=per_accelerator,
+        latencies=latencies,
+        precision=precision_words(record),
+        engine=record.engine,
+        engine_version=record.engine_version,
+        system=record.system.name if record.system else None,
+        roofline=reached,
+    )
+
+
+def _si(stated: str) -> float | None:
+    try:
+        return float(parse_quantity(stated).value)
+    except QuantityError:
+        return None
+
+
+def precision_words(record: Benchmark) -> str:
+    """``weights fp4, activations fp8, KV fp8``: the formats the run used, as far as the record says."""
+    precision = record.precision
+    weights = precision.weights or "/".join(precision.weight_formats or []) or "not stated"
+    words = [f"weights {weights}"]
+    if precision.activations:
+        words.append(f"activations {precision.activations}")
+    if precision.kv_cache:
+        words.append(f"KV {precision.kv_cache}")
+    return ", ".join(words)
+
+
+@dataclass
+class Boards:
+    """Every benchmark's row, grouped by model and scenario and by accelerator (ids sorted)."""
+
+    by_board: dict[tuple[str, str], list[Entry]] = field(default_factory=lambda: defaultdict(list))
+    by_hardware: dict[str, list[Entry]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, records: Iterable[Benchmark], results: Results | None = None) -> Boards:
+        boards = cls()
+        for record in records:
+            run = results.runs.get(record.id) if results is not None else None
+            row = entry_of(record, run.bounds if run is not None else ())
+            boards.by_board[(row.model, row.scenario)].append(row)
+            for hardware in dict(row.hardware):
+                boards.by_hardware[hardware].append(row)
+        return boards
+
+
+def metric_of(rows: Iterable[Entry]) -> tuple[str, str] | None:
+    """The throughput metric a set of rows is ranked by, and its unit: the first any row states."""
+    stated = {metric for row in rows for metric in row.per_accelerator}
+    return next(((m, unit) for m, unit in THROUGHPUTS if m in stated), None)
