@@ -83,7 +83,14 @@ class RunFacts:
     kv_reason: str | None
     """Why ``kv_bytes`` is None."""
     figures: tuple[Figure, ...]
+    hardware_reason: str | None = None
+    """Why ``parts`` is empty when the run names hardware: its record is missing or does not load."""
 
     @property
     def accelerators(self) -> int:
         return sum(part.count for part in self.parts)
+
+    @property
+    def no_hardware(self) -> str:
+        """Why the run has no parts to bound it with."""
+        return self.hardware_reason or "the run names no hardware"

@@ -53,7 +53,7 @@ def system_peak(run: RunFacts) -> Peak | str:
     """The system's dense peak at the run's compute format, or why there is none."""
     formats = compute_formats(run)
     if not run.parts:
-        return "the run names no hardware"
+        return run.no_hardware
     if not formats:
         return "the run states neither its weight nor its activation format"
     total = Fraction(0)
@@ -74,7 +74,7 @@ def system_peak(run: RunFacts) -> Peak | str:
 def system_bandwidth(run: RunFacts) -> tuple[Fraction, str] | str:
     """The system's memory bandwidth (bytes/s) and its line, or why there is none."""
     if not run.parts:
-        return "the run names no hardware"
+        return run.no_hardware
     total = Fraction(0)
     terms: list[str] = []
     for part in run.parts:

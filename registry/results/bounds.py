@@ -43,11 +43,12 @@ def run_facts(
     speculative = system.speculative if system else None
     input_tokens = workload.input_tokens if workload else None
     kv_bytes, kv_reason = (None, cache) if isinstance(cache, str) else (cache, None)
+    parts = _parts(index, record)
     precision = record.precision
     return RunFacts(
         id=record.id,
         model=model_facts(index, record.model, geometry),
-        parts=_parts(index, record),
+        parts=parts if isinstance(parts, tuple) else (),
         weights=(precision.weights,) if precision.weights else tuple(precision.weight_formats or ()),
         activations=precision.activations,
         kv_dtype=precision.kv_cache,
@@ -62,6 +63,7 @@ def run_facts(
         kv_bytes=kv_bytes,
         kv_reason=kv_reason,
         figures=tuple(_figures(record)),
+        hardware_reason=None if isinstance(parts, tuple) else parts,
     )
 
 
@@ -98,7 +100,8 @@ def _untied_embedding(stated: Mapping[str, Any], fields: Mapping[str, int | floa
     return None
 
 
-def _parts(index: RegistryIndex, record: Benchmark) -> tuple[Part, ...]:
+def _parts(index: RegistryIndex, record: Benchmark) -> tuple[Part, ...] | str:
+    """The run's accelerators by kind, or why they cannot be read (a hardware record that is missing)."""
     if record.hardware:
         wanted = [(record.hardware, record.hardware_count or 1)]
     else:
@@ -108,7 +111,7 @@ def _parts(index: RegistryIndex, record: Benchmark) -> tuple[Part, ...]:
         entry = index.get(hardware_id)
         hardware = entry.record if entry is not None else None
         if not isinstance(hardware, Hardware):
-            return ()
+            return f"{hardware_id} is not a hardware record of this registry"
         parts.append(_part(hardware_id, hardware, count))
     return tuple(parts)
 
