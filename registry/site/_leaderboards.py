@@ -116,8 +116,8 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
         "#",
         "Record",
         f"Per accelerator ({unit})" if metric else "Per accelerator",
-        "% of roofline",
         *(f"{LATENCY_NAMES[m]} {s}" for m, s in latencies),
+        "% of roofline",
         "Precision",
         "Engine",
         "System",
@@ -130,13 +130,17 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
             Cell(rank, sort=rank),
             context.record_link(page, row.id, row.id.split("/", 1)[1]),
             Cell(link(record, _figure(value, "")), sort=value, class_="throughput"),
-            roofline_cell(row, name),
         ]
         for pair in latencies:
             seconds, stated = row.latencies.get(pair, (None, None))
             shown = link(record, _seconds(seconds)) if seconds is not None else "—"
             cells.append(Cell(shown, sort=seconds, title=stated))
-        cells += [row.precision, _engine(context, page, row), _system(context, page, row)]
+        cells += [
+            roofline_cell(row, name),
+            row.precision,
+            _engine(context, page, row),
+            _system(context, page, row),
+        ]
         body.append(cells)
     numeric = (0, *range(2, 4 + len(latencies)))
     return table(headers, body, sortable=True, numeric=numeric)
