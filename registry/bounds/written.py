@@ -4,39 +4,32 @@ digits, times in s, ms or µs. The bound itself is exact; only what a reader see
 from __future__ import annotations
 
 from fractions import Fraction
+from math import floor, log10
 
 from registry.engine.trace import number
 
 _PREFIXES = ((10**18, "E"), (10**15, "P"), (10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k"))
 
 
-def significant(value: Fraction | int, digits: int = 3) -> str:
+def significant(value: Fraction | float, digits: int = 3) -> str:
     """``value`` to ``digits`` significant digits, thousands separated: ``36384.08`` → ``36,400``;
-    ``0.07532`` → ``0.0753``."""
-    exact = Fraction(value)
-    if exact == 0:
+    ``0.07532`` → ``0.0753``. Display only, so in floating point: the bound itself stays exact."""
+    number = float(value)
+    if number == 0:
         return "0"
-    magnitude = len(str(abs(exact.numerator) // exact.denominator))
-    if abs(exact) < 1:
-        scaled, magnitude = abs(exact), 0
-        while scaled < 1:
-            scaled *= 10
-            magnitude -= 1
-        magnitude += 1
-    decimals = digits - magnitude
+    decimals = digits - (floor(log10(abs(number))) + 1)
     if decimals <= 0:
-        return f"{int(round(exact, decimals)):,}"
-    text = f"{round(float(exact), decimals):,.{decimals}f}"
-    return text.rstrip("0").rstrip(".")
+        return f"{round(number, decimals):,.0f}"
+    return f"{number:,.{decimals}f}".rstrip("0").rstrip(".")
 
 
-def si(value: Fraction | int, unit: str) -> str:
+def si(value: Fraction | float, unit: str) -> str:
     """``4.5e15`` FLOP/s → ``4.5 PFLOP/s``; values under 1,000 keep no prefix."""
-    exact = Fraction(value)
+    number = float(value)
     for scale, prefix in _PREFIXES:
-        if abs(exact) >= scale:
-            return f"{significant(exact / scale)} {prefix}{unit}"
-    return f"{significant(exact)} {unit}"
+        if abs(number) >= scale:
+            return f"{significant(number / scale)} {prefix}{unit}"
+    return f"{significant(number)} {unit}"
 
 
 def seconds(value: Fraction | int) -> str:

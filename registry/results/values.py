@@ -117,13 +117,14 @@ def compute_results(index: RegistryIndex) -> Results:
     """Every model's geometry (referenced or not) and every run's results, each worked out once."""
     results = Results()
     geometry_of = _Geometries(index, results.models)
+    caches: dict[tuple[Any, ...], KvFigure] = {}
     for entry in index:
         if entry.kind == "model":
             geometry_of(entry.id)
         elif entry.kind in RUN_KINDS:
             record = entry.record
             assert isinstance(record, RunRecord)
-            results.runs[entry.id] = _run_result(index, record, geometry_of(record.model))
+            results.runs[entry.id] = _run_result(index, record, geometry_of(record.model), caches)
     return results
 
 
@@ -153,12 +154,17 @@ class _Geometries:
         return geometry
 
 
-def _run_result(index: RegistryIndex, record: RunRecord, geometry: ModelGeometry | None) -> RunResult:
+def _run_result(
+    index: RegistryIndex,
+    record: RunRecord,
+    geometry: ModelGeometry | None,
+    caches: dict[tuple[Any, ...], KvFigure],
+) -> RunResult:
     run, key = run_of(record), engine_key(record.layout)
     problem = f"{record.model} is not a model record" if geometry is None else geometry.error
     layout = None if geometry is None else geometry.layout
     bounds = (
-        benchmark_bounds(index, record, geometry, _input_cache(layout, record))
+        benchmark_bounds(index, record, geometry, _input_cache(layout, record, caches))
         if isinstance(record, Benchmark)
         else ()
     )
@@ -193,9 +199,12 @@ def _compute(layout: LayerGroups, run: Run) -> CacheResult:
     )
 
 
-def _input_cache(layout: LayerGroups | None, record: Benchmark) -> KvFigure:
+def _input_cache(
+    layout: LayerGroups | None, record: Benchmark, caches: dict[tuple[Any, ...], KvFigure]
+) -> KvFigure:
     """One sequence's cache at the workload's input length under the ideal layout (the least any engine
-    keeps: the bandwidth bound reads it), or why there is none."""
+    keeps: the bandwidth bound reads it), or why there is none; worked out once per layout, length and
+    formats (``caches``), which the benchmarks of one model share."""
     tokens = record.workload.input_tokens if record.workload else None
     if layout is None:
         return f"{record.model} has no cache layout"
@@ -204,10 +213,17 @@ def _input_cache(layout: LayerGroups | None, record: Benchmark) -> KvFigure:
     if not tokens:
         return "the workload states no input length"
     run = run_at(record, tokens)
+    key = (layout, tokens, run.kv_dtype, run.state_dtype, run.model_dtype)
+    if key not in caches:
+        caches[key] = _sequence_cache(layout, run)
+    return caches[key]
+
+
+def _sequence_cache(layout: LayerGroups, run: Run) -> KvFigure:
     result = _computed(
         lambda: compute(
             layout,
-            context_tokens=tokens,
+            context_tokens=run.context_tokens,
             kv_dtype=run.kv_dtype,
             state_dtype=run.state_dtype,
             engine_layout="ideal",
