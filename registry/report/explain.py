@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from registry.bounds import Bound, percent
+from registry.bounds.written import si
 from registry.checker.bounds import RULE_OF, hint, message, written_limit
 from registry.checker.formulas import findings, model_findings
 from registry.checker.index import Entry, RegistryIndex
@@ -19,7 +20,7 @@ from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
 from registry.ids import record_id as resolve_id
 from registry.kinds.records import Benchmark, KvEfficiency, Model
-from registry.results import Results
+from registry.results import MemoryFit, Results
 
 
 def explain(root: Path, record_id: str) -> str:
@@ -63,6 +64,8 @@ def _explain_run(index: RegistryIndex, results: Results, entry: Entry) -> str:
         return "\n".join([*lines, f"the model's geometry is not available: {problems}"]) + "\n"
     if isinstance(run.fit, str):
         lines.append(f"memory fit on {record.hardware}: not computable: {run.fit}")
+    elif run.fit is not None:
+        lines.append(f"memory fit on {record.hardware}: {fit_line(run.fit)}")
     if not record.claims:
         lines.append("no claims to check")
     for position, (claim, checked) in enumerate(zip(record.claims, run.claims, strict=True)):
@@ -118,6 +121,15 @@ def bound_lines(bounds: tuple[Bound, ...]) -> list[str]:
             lines.append("  verdict: within the bound")
         lines.append("")
     return lines
+
+
+def fit_line(fit: MemoryFit) -> str:
+    """``weights 377 GB (nvfp4) x 1 + cache 9.2 GB = 386 GB of 540 GB (71.5%)``."""
+    replicas = f" x {fit.replicas} replicas" if fit.replicas > 1 else ""
+    return (
+        f"weights {si(fit.weights, 'B')} ({fit.weight_format}){replicas} + cache {si(fit.cache, 'B')} "
+        f"= {si(fit.needed, 'B')} of {si(fit.memory, 'B')} ({percent(fit.needed / fit.memory)})"
+    )
 
 
 def _explain_model(results: Results, entry: Entry) -> str:
