@@ -48,10 +48,11 @@ def _config(model_type: str, **fields: Any) -> dict[str, Any]:
 class Case:
     """One conformance case.
 
-    ``state`` is the dtype of a recurrent state whose dtype the engine's ``transformers`` rule does not
-    fix by itself (``"model"``: the model dtype), with ``state_source`` naming the transformers code
-    that decides it. ``decoder_only`` says why the causal LM is built from the wrapper's
-    ``text_config`` instead of the whole wrapper; ``divergence`` says why transformers is known to lay
+    ``state`` is the dtype transformers' reference path keeps a recurrent state in (``"model"``: the model
+    dtype; KDA's fp32 needs no saying), with ``state_source`` naming the transformers code that decides
+    it; the engine's ``transformers`` rule must default to the same, since the cases ask for none.
+    ``decoder_only`` says why the causal LM is built from the wrapper's ``text_config`` instead of the
+    whole wrapper; ``divergence`` says why transformers is known to lay
     the cache out differently from the engine's rule (the test is then a strict expected failure).
     ``auto_class`` is the transformers auto class that builds the model: a causal LM where transformers
     maps the type to one, else the wrapper's image-text-to-text model or the bare text model (``base``),
@@ -69,12 +70,6 @@ class Case:
     @property
     def model_type(self) -> str:
         return str(self.config["model_type"])
-
-    def state_dtype(self, dtype: str) -> str | None:
-        """The state dtype to tell the engine when the model runs in ``dtype``."""
-        if self.state is None:
-            return None
-        return dtype if self.state == "model" else self.state
 
 
 # ---------------------------------------------------------------- full attention everywhere

@@ -28,6 +28,8 @@ from transformers import (
 
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
+from registry.engine.engines.transformers import REFERENCE_STATE_FP32
+from registry.engine.layers import Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.measure import cache_bytes
@@ -100,14 +102,14 @@ def _forward(model: torch.nn.Module, ids: torch.Tensor, cache: Any = None) -> An
 
 
 def _engine(case: Case, layout: LayerGroups, tokens: int, dtype: str) -> CacheResult:
-    """The engine's ``transformers`` layout for the same config, dtype, batch and length."""
+    """The engine's ``transformers`` layout for the same config, dtype, batch and length, with no state
+    dtype asked: the engine's default must be what transformers' reference path stores."""
     return compute(
         layout,
         context_tokens=tokens,
         batch=BATCH,
         kv_dtype=dtype,
         model_dtype=dtype,
-        state_dtype=case.state_dtype(dtype),
         engine_layout="transformers",
     )
 
@@ -152,6 +154,39 @@ def test_cases_reach_past_every_window() -> None:
         fields = {**case.config, **case.config.get("text_config", {})}
         bounds = [fields.get(name) for name in ("sliding_window", "attention_chunk_size")]
         assert all(bound is None or SHORT < bound < LONG for bound in bounds), case.name
+
+
+def test_cases_state_their_reference_dtype_as_the_engine_does() -> None:
+    """Each case's documented state dtype (and the transformers code it names) is the engine's default:
+    fp32 for the families whose torch path computes in float32, the model dtype for the rest."""
+    for case in CASES:
+        layout = layer_groups_from_config(case.config)
+        variants = {g.mechanism.variant for g in layout.groups if isinstance(g.mechanism, Recurrent)}
+        for variant in variants:
+            engine = "fp32" if variant in REFERENCE_STATE_FP32 else "model"
+            stated = case.state or ("fp32" if variant == "kda" else None)
+            assert stated == engine, f"{case.name}: {variant} state is {engine} in the engine, {stated} here"
+
+
+WRITTEN_BY_TRANSFORMERS_5 = ("kimi_linear", "nemotron_h")
+"""Types whose configs transformers 5 writes in another shape than the hub's: ``linear_attn_config``
+flattened into ``layer_types`` and ``linear_*`` fields (kimi_linear), ``hybrid_override_pattern`` as
+``layers_block_type`` names (nemotron_h)."""
+
+
+@pytest.mark.parametrize("name", WRITTEN_BY_TRANSFORMERS_5)
+def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
+    """A config as transformers 5 writes it (``to_dict()``, what ``save_pretrained`` saves) of a model
+    built from its own fields alone, without the hub's ``linear_attn_config`` or
+    ``hybrid_override_pattern``, gives the same layout as the hub-shaped config the byte-exact cases
+    hold."""
+    case = _BY_NAME[name]
+    hub_only = {"linear_attn_config", "hybrid_override_pattern"}
+    own = {k: v for k, v in AutoConfig.for_model(**case.config).to_dict().items() if k not in hub_only}
+    written = AutoConfig.for_model(**own).to_dict()
+    assert not hub_only & written.keys(), "not the transformers 5 shape"
+    read, hub = layer_groups_from_config(written), layer_groups_from_config(case.config)
+    assert (read.groups, read.mtp_groups) == (hub.groups, hub.mtp_groups)
 
 
 @pytest.mark.parametrize("tokens", [SHORT, LONG])

@@ -199,11 +199,31 @@ def test_transformers_conv_state_keeps_the_whole_kernel() -> None:
     assert total(MAMBA2, "transformers", 1, state_dtype="bf16") == (4 * 100 + 64) * 2
 
 
-def test_transformers_kda_state_is_fp32_and_other_states_need_a_dtype() -> None:
+def test_transformers_kda_state_is_fp32_whatever_is_asked() -> None:
     kda = uniform_layer_groups("kimi_linear", Recurrent("kda", (StateTensor("S", (4, 4)),)), 1)
     assert total(kda, "transformers", 1) == 16 * 4
+    assert total(kda, "transformers", 1, state_dtype="bf16") == 16 * 4
+
+
+def test_transformers_default_state_dtype_is_the_reference_paths() -> None:
+    """No state dtype asked: Mamba-2's SSM state in fp32 as the torch path keeps it, its conv window in
+    the model dtype (bf16, read off the KV format), and the trace says GPU kernels may differ."""
     result = compute(MAMBA2, context_tokens=1, engine_layout="transformers")
-    assert "state dtype is unknown" in result.not_computable[0]
+    # conv (3 + 1) x 100 x 2 B + ssm 2 x 4 x 8 x 4 B
+    assert result.total_bytes == 4 * 100 * 2 + 2 * 4 * 8 * 4
+    assert any("fp32" in line and "fused GPU kernels" in line for line in result.trace)
+    asked = compute(MAMBA2, context_tokens=1, engine_layout="transformers", state_dtype="bf16")
+    assert asked.total_bytes == 4 * 100 * 2 + 2 * 4 * 8 * 2
+    assert not any("fused GPU kernels" in line for line in asked.trace)
+
+
+def test_transformers_lightning_state_defaults_to_the_model_dtype() -> None:
+    lightning = uniform_layer_groups("minimax", Recurrent("lightning", (StateTensor("kv", (2, 4, 4)),)), 1)
+    assert total(lightning, "transformers", 1) == 32 * 2
+    assert total(lightning, "transformers", 1, kv_dtype="fp32") == 32 * 4
+    unknown = compute(lightning, context_tokens=1, engine_layout="transformers", kv_dtype="fp8")
+    assert "model dtype" in unknown.not_computable[0]
+    assert total(lightning, "transformers", 1, kv_dtype="fp8", model_dtype="fp16") == 32 * 2
 
 
 def test_transformers_4_has_no_deepseek_v32() -> None:

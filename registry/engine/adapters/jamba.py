@@ -19,11 +19,18 @@ from registry.engine.layers import LayerGroups, Mechanism
 _SOURCE = "JambaConfig"
 
 
+LAYER_TYPE_NAMES = {"linear_attention": "mamba", "full_attention": "attention"}
+"""transformers 5's names for the mamba and attention layers (``_LEGACY_LAYER_TYPE_REMAP`` in
+``configuration_utils.py``, 5.24.0), read as the legacy names the adapters use."""
+
+
 def block_types(view: ConfigView, count: int, known: tuple[str, ...]) -> list[str] | None:
-    """An explicit ``layers_block_type`` list, checked for length and values, or None."""
-    types = view.str_list("layers_block_type")
-    if types is None:
+    """An explicit ``layers_block_type`` list, checked for length and values, or None; transformers 5's
+    names are read as the legacy ones (``linear_attention`` is ``mamba``)."""
+    listed = view.str_list("layers_block_type")
+    if listed is None:
         return None
+    types = [LAYER_TYPE_NAMES.get(name, name) for name in listed]
     if len(types) != count:
         raise ConfigFieldError(
             view.model_type,

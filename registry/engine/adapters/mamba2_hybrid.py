@@ -7,7 +7,9 @@ the config says ``"auto"`` (vLLM ``bamba.py`` passes the same fields to ``mamba2
 configuration read at commit 001f85b38fb432858ace93f18622f07cec46d874.
 
 Nemotron-H (vLLM ``nemotron_h.py``): ``hybrid_override_pattern`` has one character per layer, ``M``
-Mamba-2, ``*`` attention, ``-`` MLP and ``E`` MoE (no cache); its Mamba-2 state uses
+Mamba-2, ``*`` attention, ``-`` MLP and ``E`` MoE (no cache); a config written by transformers 5 lists
+the same as ``layers_block_type`` names (``linear_attention``, ``full_attention``, ``mlp``, ``moe``).
+Its Mamba-2 state uses
 ``intermediate = mamba_num_heads x mamba_head_dim``, ``n_groups``, ``ssm_state_size`` and
 ``conv_kernel``.
 
@@ -25,6 +27,16 @@ from registry.engine.layers import LayerGroups, Mechanism, NoCache
 
 _BAMBA = "BambaConfig"
 _NEMOTRON_CODES = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
+_NEMOTRON_NAMES = {
+    "linear_attention": "mamba",
+    "full_attention": "attention",
+    "mamba": "mamba",
+    "attention": "attention",
+    "mlp": "mlp",
+    "moe": "moe",
+}
+"""``layers_block_type`` names: transformers 5's (``NemotronHConfig.validate_layer_type``) and the
+legacy ones it remaps (``_LEGACY_LAYER_TYPE_REMAP`` in ``configuration_utils.py``, 5.24.0)."""
 
 
 def _bamba_mamba(view: ConfigView) -> Mechanism:
@@ -72,7 +84,23 @@ def bamba(view: ConfigView) -> LayerGroups:
     return build(view, [by_type[t] for t in types])
 
 
+def _nemotron_listed(view: ConfigView, listed: list[str]) -> list[str]:
+    """``layers_block_type`` as mechanism names: transformers 5 writes ``linear_attention`` (Mamba-2),
+    ``full_attention``, ``moe`` and ``mlp``; earlier configs wrote ``mamba`` and ``attention``."""
+    types = []
+    for index, name in enumerate(listed):
+        if name not in _NEMOTRON_NAMES:
+            known = ", ".join(sorted(_NEMOTRON_NAMES))
+            raise ConfigFieldError(
+                view.model_type, f"layers_block_type[{index}]", f"is {name!r}; expected one of {known}"
+            )
+        types.append(_NEMOTRON_NAMES[name])
+    return types
+
+
 def _nemotron_types(view: ConfigView) -> list[str]:
+    """One mechanism name per layer, from ``hybrid_override_pattern`` (the hub's configs) or, where that
+    is absent, ``layers_block_type`` (what ``NemotronHConfig.to_dict()`` writes in transformers 5)."""
     pattern = view.value("hybrid_override_pattern")
     if pattern is None:
         listed = view.str_list("layers_block_type")
@@ -80,7 +108,7 @@ def _nemotron_types(view: ConfigView) -> list[str]:
             raise ConfigFieldError(
                 view.model_type, "hybrid_override_pattern", "is required but missing or null"
             )
-        pattern = "".join(next((c for c, t in _NEMOTRON_CODES.items() if t == n), "?") for n in listed)
+        return _nemotron_listed(view, listed)
     if not isinstance(pattern, str | list):
         raise ConfigFieldError(
             view.model_type, "hybrid_override_pattern", f"must be a string, not {pattern!r}"

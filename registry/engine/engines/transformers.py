@@ -26,7 +26,6 @@ from registry.engine.plan import (
     Component,
     EntryRule,
     GroupPlan,
-    MissingDimension,
     Settings,
     every_token,
     require,
@@ -38,6 +37,15 @@ TRANSFORMERS_CURRENT = (5, 24, 0)
 """The newest release the transformers rules were read at; bare ``transformers`` means this one."""
 TRANSFORMERS_4 = (4, 57, 6)
 """The last 4.x release; ``transformers@4`` means this one."""
+REFERENCE_STATE_FP32: dict[str, str] = {
+    "mamba": "mamba_selective_scan builds the state from float() inputs (modeling_mamba.py)",
+    "mamba2": "mamba2_chunk_scan casts hidden states, B and C with float() (modeling_mamba2.py)",
+    "gated-deltanet": "torch_chunk_gated_delta_rule computes in float32 (modeling_qwen3_next.py)",
+    "kda": "KimiDeltaAttention caches last_recurrent_state.to(torch.float32) (modeling_kimi_linear.py)",
+}
+"""Recurrent families whose state transformers' reference (torch) path returns in float32, whatever the
+model dtype, and where 5.24.0 does so; the state of any other family keeps the model dtype (MiniMax's
+lightning attention starts and decays it in the dtype of the values, ``modeling_minimax.py``)."""
 MLA_LATENT_SINCE = (5, 15, 0)
 """First release caching the MLA latent: 5.14.1 still caches expanded K/V, 5.15.0 does not."""
 
@@ -111,9 +119,11 @@ class Transformers(Ideal):
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """States are kept in the dtype of the tensors a layer hands to the cache
         (``LinearAttentionLayer.lazy_initialization`` in ``cache_utils.py``, 5.24.0): the conv window in
-        the model dtype; KDA's recurrent state in float32 (``KimiDeltaAttention`` casts
-        ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states come
-        back in whatever dtype the kernel path returns, so they need an explicit state dtype.
+        the model dtype; KDA's recurrent state in float32 whatever is asked (``KimiDeltaAttention``
+        casts ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states
+        come back in the dtype the reference (torch) path returns: a requested state dtype stands for
+        it, else :data:`REFERENCE_STATE_FP32` says which families return float32, and the rest keep the
+        model dtype.
         """
         if tensor.role == "conv":
             return model_dtype(settings, "transformers' conv state")
@@ -121,7 +131,9 @@ class Transformers(Ideal):
             return get_dtype("fp32")
         if settings.state_dtype is not None:
             return settings.state_dtype
-        raise MissingDimension(["state dtype"], "transformers keeps it in the dtype its kernel path returns")
+        if mechanism.variant in REFERENCE_STATE_FP32:
+            return get_dtype("fp32")
+        return model_dtype(settings, "transformers' reference path keeps this state")
 
     def state_positions(self, tensor: StateTensor) -> tuple[int | None, ...]:
         """The conv state keeps ``conv_kernel_size`` positions, one more than the ``kernel − 1`` needed
@@ -131,13 +143,16 @@ class Transformers(Ideal):
         return (tensor.shape[0] + 1, *tensor.shape[1:])
 
     def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
+        """The base rule's state, with a note saying which dtype the state took and why."""
         plan = super().recurrent(mechanism, settings)
         asked = settings.state_dtype
-        ignored = mechanism.variant == "kda" and asked is not None and asked.name != "fp32"
-        notes = (
-            (f"transformers keeps KDA state in fp32; {asked.name} not applied",) if ignored and asked else ()
-        )
-        return GroupPlan(plan.components, notes=notes)
+        if mechanism.variant == "kda" and asked is not None and asked.name != "fp32":
+            note = f"transformers keeps KDA state in fp32; {asked.name} not applied"
+        elif asked is not None:
+            return plan
+        else:
+            note = _reference_note(mechanism.variant)
+        return GroupPlan(plan.components, notes=(note,))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         if self.version < (5, 0, 0):
@@ -145,3 +160,12 @@ class Transformers(Ideal):
         return unsupported(
             f"transformers 5.x has DeepSeek-V4 (DeepseekV4HCACache / CSACache), but {FOR_ENGINE}"
         )
+
+
+def _reference_note(variant: str) -> str:
+    """The trace's note on a state whose dtype was not asked for: what the reference path keeps."""
+    fused = "fused GPU kernels (hub kernels, flash-linear-attention, mamba-ssm) may keep another dtype"
+    if variant in REFERENCE_STATE_FP32:
+        why = REFERENCE_STATE_FP32[variant]
+        return f"state in fp32, as transformers' reference (torch) path keeps it ({why}); {fused}"
+    return f"state in the model dtype, as transformers' reference (torch) path keeps it; {fused}"
