@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -92,9 +93,48 @@ def test_bad_options_are_exit_2(args: list[str], message: str, capsys: pytest.Ca
 
 
 def test_unknown_model_type_is_a_clear_error(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
-    from pathlib import Path
-
     config = Path(str(tmp_path)) / "config.json"
     config.write_text(json.dumps({"model_type": "brand_new", "num_hidden_layers": 2}))
     assert main(["calc", "--config", str(config)]) == 2
     assert "brand_new" in capsys.readouterr().err
+
+
+QWEN3_NEXT = str(CONFIGS / "qwen3-next-80b-a3b-thinking.json")
+# 36 gated-DeltaNet layers (48 with full attention every 4th): conv (4 - 1) x (2 x 16 x 128 + 32 x 128)
+# values and a 32 x 128 x 128 state per layer, both in the model dtype under vllm's defaults.
+QWEN3_NEXT_STATE_VALUES = 36 * (3 * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128)
+
+
+def test_fp8_kv_hybrid_takes_the_model_dtype_from_the_config(capsys: pytest.CaptureFixture[str]) -> None:
+    """The config's torch_dtype (bfloat16) is the dtype vLLM keeps the state in when the KV cache is
+    fp8, so the state is computable without being told."""
+    payload = calc_json(capsys, "--config", QWEN3_NEXT, "--kv-dtype", "fp8", "--context", "4K")
+    assert payload["not_computable"] == []
+    assert payload["fixed_bytes"] == QWEN3_NEXT_STATE_VALUES * 2
+
+
+def test_weights_name_the_model_dtype(capsys: pytest.CaptureFixture[str]) -> None:
+    fp32 = calc_json(capsys, "--config", QWEN3_NEXT, "--kv-dtype", "fp8", "--weights", "fp32")
+    assert fp32["fixed_bytes"] == QWEN3_NEXT_STATE_VALUES * 4
+    # quantized weights say nothing of the dtype the model computes in: the config's is kept
+    fp8 = calc_json(capsys, "--config", QWEN3_NEXT, "--kv-dtype", "fp8", "--weights", "fp8")
+    assert fp8["fixed_bytes"] == QWEN3_NEXT_STATE_VALUES * 2
+
+
+def test_without_a_stated_dtype_the_state_is_not_computable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = json.loads(Path(QWEN3_NEXT).read_text())
+    del config["torch_dtype"]
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    payload = calc_json(capsys, "--config", str(path), "--kv-dtype", "fp8")
+    assert payload["fixed_bytes"] is None
+    assert any("model dtype" in reason for reason in payload["not_computable"])  # type: ignore[union-attr]
+    told = calc_json(capsys, "--config", str(path), "--kv-dtype", "fp8", "--weights", "bf16")
+    assert told["fixed_bytes"] == QWEN3_NEXT_STATE_VALUES * 2
+
+
+def test_unknown_weights_format_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calc", "--config", QWEN3_NEXT, "--weights", "fp7"]) == 2
+    assert "fp7" in capsys.readouterr().err

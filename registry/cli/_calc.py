@@ -17,6 +17,9 @@ factor by factor. The model comes from a config.json file (--config) or a model 
 128K is 131,072 tokens and 1M is 1,048,576 (K = 1,024, M = 1,048,576).
 --layout is the engine layout the numbers assume: ideal (the architectural minimum), vllm, sglang,
 llama.cpp, transformers (the current release), or a version such as transformers@4.
+--weights names the weights' format where a figure needs the model dtype (a conv state kept "as the model
+computes"); without it the config's dtype / torch_dtype is used. --state-dtype left out means what the
+engine keeps: under transformers, the dtype its reference (torch) path stores.
 """
 
 EPILOG = """\
@@ -48,6 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state-dtype", default=None, metavar="D", help="recurrent-state format (default: the engine's)"
     )
+    parser.add_argument(
+        "--weights",
+        default=None,
+        metavar="D",
+        help="the weights' format (default: the config's dtype / torch_dtype); unquantized (bf16, fp16, "
+        "fp32), it is the model dtype engines keep some state in",
+    )
     parser.add_argument("--layout", default="vllm", metavar="L", help="engine layout (default vllm)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -69,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         kv_dtype=args.kv_dtype,
         state_dtype=args.state_dtype,
         engine_layout=args.layout,
+        weights=args.weights,
     )
     try:
         if args.config:

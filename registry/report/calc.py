@@ -3,13 +3,16 @@ dtypes and engine layout. Importable for notebooks: :func:`calc_config` and :fun
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from registry.config_file import read_config as read_bounded
-from registry.engine.adapters import layer_groups_from_config
+from registry.engine.adapters import layer_groups_from_config, stated_dtype
 from registry.engine.compute import CacheResult, compute
+from registry.engine.dtypes import FLOAT_DTYPES, UnknownDtypeError, canonical_dtype, model_dtype_of
 from registry.engine.layers import LayerGroups
 from registry.engine.units import format_bytes, format_int
 
@@ -22,10 +25,15 @@ def calc_config(
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
     engine_layout: str = "vllm",
+    weights: str | None = None,
 ) -> CacheResult:
-    """The cache of the model described by a config.json mapping."""
+    """The cache of the model described by a config.json mapping; the model dtype (where an engine keeps
+    state in it) is the one ``weights`` names when unquantized, else the config's (:func:`model_dtype`)."""
     return _calc(
-        layer_groups_from_config(config), context_tokens, batch, kv_dtype, state_dtype, engine_layout
+        layer_groups_from_config(config),
+        _Formats(kv_dtype, state_dtype, model_dtype(config, weights), engine_layout),
+        context_tokens,
+        batch,
     )
 
 
@@ -38,8 +46,10 @@ def calc_model(
     kv_dtype: str = "bf16",
     state_dtype: str | None = None,
     engine_layout: str = "vllm",
+    weights: str | None = None,
 ) -> CacheResult:
-    """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``)."""
+    """The cache of a model record of the registry at ``root`` (``models/deepseek-v3``); the model dtype
+    as for :func:`calc_config`, from the record's ``config`` when it has one."""
     # the record model and its loader (pydantic, jsonschema) only when a record is asked for
     from registry.checker.pipeline import load_record  # lazy
     from registry.ids import record_id  # lazy
@@ -48,24 +58,45 @@ def calc_model(
 
     wanted = record_id(model_id, "models")
     record = load_record(root, wanted, Model)
-    return _calc(model_layer_groups(record), context_tokens, batch, kv_dtype, state_dtype, engine_layout)
+    formats = _Formats(kv_dtype, state_dtype, model_dtype(record.config or {}, weights), engine_layout)
+    return _calc(model_layer_groups(record), formats, context_tokens, batch)
 
 
-def _calc(
-    model: LayerGroups,
-    context_tokens: int,
-    batch: int,
-    kv_dtype: str,
-    state_dtype: str | None,
-    engine_layout: str,
-) -> CacheResult:
+@dataclass(frozen=True)
+class _Formats:
+    """The formats and engine layout one calculation asks for."""
+
+    kv_dtype: str
+    state_dtype: str | None
+    model_dtype: str | None
+    engine_layout: str
+
+
+def model_dtype(config: Mapping[str, Any], weights: str | None) -> str | None:
+    """The dtype the model computes in: ``weights`` when it names an unquantized format, else the
+    config's ``dtype`` / ``torch_dtype`` when that is one (quantized weights still compute in it), else
+    None. An unknown ``weights`` name raises; a config's unknown spelling is not a dtype."""
+    if weights is not None:
+        told = model_dtype_of(canonical_dtype(weights))
+        if told is not None:
+            return told
+    stated = stated_dtype(config)
+    try:
+        canonical = canonical_dtype(stated) if stated is not None else None
+    except UnknownDtypeError:
+        return None
+    return canonical if canonical in FLOAT_DTYPES else None
+
+
+def _calc(model: LayerGroups, formats: _Formats, context_tokens: int, batch: int) -> CacheResult:
     return compute(
         model,
         context_tokens=context_tokens,
         batch=batch,
-        kv_dtype=kv_dtype,
-        state_dtype=state_dtype,
-        engine_layout=engine_layout,
+        kv_dtype=formats.kv_dtype,
+        state_dtype=formats.state_dtype,
+        model_dtype=formats.model_dtype,
+        engine_layout=formats.engine_layout,
     )
 
 

@@ -13,7 +13,8 @@ Errors::
     └── ConfigFieldError       a known model_type whose config lacks or garbles a needed field
         └── ConfigValueError   ... states it with a value no model can have (-32 layers, '8', 10^99)
 
-:func:`geometry_fields` is separate: it gives the formula-expression evaluator the config's numbers.
+:func:`geometry_fields` is separate: it gives the formula-expression evaluator the config's numbers, and
+:func:`stated_dtype` the dtype the config says the model computes in.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from registry.engine.adapters._config import (
     UnsupportedModelType,
     merged_fields,
     read_config,
+    stated_dtype,
 )
 from registry.engine.adapters.coverage import ADAPTER_MECHANISMS, NO_ADAPTER, Adapter, Reason
 from registry.engine.layers import LayerGroups
@@ -195,4 +197,5 @@ __all__ = [
     "coverage",
     "geometry_fields",
     "layer_groups_from_config",
+    "stated_dtype",
 ]

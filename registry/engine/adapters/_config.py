@@ -157,6 +157,24 @@ def merged_fields(config: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
+DTYPE_FIELDS = ("dtype", "torch_dtype")
+"""Where a config states the dtype the model computes in: ``dtype`` (transformers 5) or
+``torch_dtype`` (transformers 4, and most published configs)."""
+
+
+def stated_dtype(config: Mapping[str, Any]) -> str | None:
+    """The dtype name a config states (``text_config`` over the top level; ``dtype`` over
+    ``torch_dtype``), as written, or None when it states none as a string."""
+    if not isinstance(config, Mapping):
+        return None
+    merged = merged_fields(config)
+    for name in DTYPE_FIELDS:
+        value = merged.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def read_config(config: Mapping[str, Any]) -> ConfigView:
     """A view keyed by the top-level ``model_type`` (the wrapper's, as published)."""
     if not isinstance(config, Mapping):
