@@ -93,11 +93,13 @@ def _model_fields(model: Model) -> dict[str, int | float]:
 
 
 def layer_groups_from_specs(model_type: str, specs: list[LayerGroupSpec]) -> LayerGroups:
-    """A model record's explicit ``layout`` as an engine layout, groups numbered in the order given."""
+    """A model record's explicit ``layout`` as an engine layout: each group on the layers its
+    ``layer_indices`` name when it interleaves with others, else numbered in the order given."""
     groups: list[LayerGroup] = []
     first = 0
     for spec in specs:
-        groups.append(LayerGroup(_mechanism(spec), tuple(range(first, first + spec.layers))))
+        indices = sorted(spec.layer_indices) if spec.layer_indices else range(first, first + spec.layers)
+        groups.append(LayerGroup(_mechanism(spec), tuple(indices)))
         first += spec.layers
     return LayerGroups(model_type=model_type, groups=tuple(groups))
 

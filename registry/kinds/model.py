@@ -65,6 +65,34 @@ class LayerGroupSpec(Strict):
     state_v_dim: int | None = Field(default=None, ge=1, le=100_000)
     conv_kernel: int | None = Field(default=None, ge=1, le=1_000)
     conv_channels: int | None = Field(default=None, ge=1, le=10_000_000)
+    layer_indices: list[Annotated[int, Field(ge=0, lt=MAX_LAYERS)]] | None = Field(
+        default=None,
+        max_length=MAX_LAYERS,
+        description=(
+            "Which layers of the stack the group's layers are (0-based), when groups interleave; "
+            "every group then says so, and together they name each layer once. Left out, groups "
+            "follow one another in the order given."
+        ),
+    )
+
+
+def _interleaving_problem(layout: list[LayerGroupSpec]) -> str:
+    """Why the groups' ``layer_indices`` do not place each layer of the stack once ("" when they do, or
+    when no group gives them)."""
+    stated = [group.layer_indices for group in layout]
+    if all(indices is None for indices in stated):
+        return ""
+    if any(indices is None for indices in stated):
+        return "layer_indices is given for some groups and not others; give it for every group or none"
+    for number, group in enumerate(layout):
+        assert group.layer_indices is not None
+        if len(group.layer_indices) != group.layers:
+            listed = len(group.layer_indices)
+            return f"group {number} has {group.layers} layers but lists {listed} layer_indices"
+    placed = sorted(i for group in layout for i in group.layer_indices or [])
+    if placed != list(range(len(placed))):
+        return f"layer_indices must name each of the {len(placed)} layers 0 to {len(placed) - 1} once"
+    return ""
 
 
 class Model(Envelope):
@@ -107,6 +135,9 @@ class Model(Envelope):
         if total > MAX_LAYERS:
             message = f"the layout has {total:,} layers in all; a model has at most {MAX_LAYERS:,}"
             raise PydanticCustomError("too_many_layers", message)
+        problem = _interleaving_problem(layout or [])
+        if problem:
+            raise PydanticCustomError("layer_indices", problem)
         return layout
 
     @model_validator(mode="after")

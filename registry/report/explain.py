@@ -16,6 +16,7 @@ from registry.checker.formulas import findings, model_findings
 from registry.checker.index import Entry, RegistryIndex
 from registry.checker.pipeline import check
 from registry.engine.claims import show_value
+from registry.engine.trace import layer_span
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
 from registry.ids import record_id as resolve_id
@@ -147,7 +148,8 @@ def _explain_model(results: Results, entry: Entry) -> str:
     lines.append("")
     lines.append("layer groups:")
     for group in layout.groups:
-        lines.append(f"  {group.count} × {group.mechanism.kind}: {group.mechanism}")
+        which = layer_span(group.layers)
+        lines.append(f"  {group.count} × {group.mechanism.kind}, layers {which}: {group.mechanism}")
     result = results.figures.standard_point(layout)
     lines += ["", *result.trace]
     if result.total_bytes is not None:
