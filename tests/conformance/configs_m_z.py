@@ -1,0 +1,212 @@
+"""Scaled-down configs of the causal-LM model types whose adapters came with the list of every
+architecture (names m to z), in the shape and under the rules of :mod:`.configs`."""
+
+from __future__ import annotations
+
+from tests.conformance.configs import WINDOW, Case, _config
+
+_MOE = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
+
+
+def _full_attention() -> list[Case]:
+    """Every layer full attention; each class's defaults or head-size rule in play."""
+    glm_moe = {
+        "moe_intermediate_size": 16,
+        "n_routed_experts": 4,
+        "num_experts_per_tok": 2,
+        "n_group": 1,
+        "topk_group": 1,
+        "first_k_dense_replace": 1,
+    }
+    return [
+        Case("nanochat", _config("nanochat", num_hidden_layers=2)),
+        Case("nemotron", _config("nemotron", num_hidden_layers=2, head_dim=16)),
+        Case("olmo", _config("olmo", num_hidden_layers=2)),
+        Case("olmoe", _config("olmoe", num_hidden_layers=2, num_experts=4, num_experts_per_tok=2)),
+        Case("olmoe-window", _config("olmoe", num_hidden_layers=2, sliding_window=WINDOW, **_MOE)),
+        Case("phi", _config("phi", num_hidden_layers=2)),
+        Case("seed_oss", _config("seed_oss", num_hidden_layers=2, head_dim=16)),
+        Case("solar_open", _config("solar_open", num_hidden_layers=2, head_dim=16, **glm_moe)),
+        Case("sarvam_moe", _config("sarvam_moe", num_hidden_layers=2, head_dim=16, **glm_moe)),
+        Case(
+            "sarvam_mla",
+            _config(
+                "sarvam_mla",
+                num_hidden_layers=2,
+                num_key_value_heads=4,
+                kv_lora_rank=12,
+                q_lora_rank=None,
+                qk_rope_head_dim=4,
+                qk_nope_head_dim=8,
+                v_head_dim=6,
+                n_shared_experts=1,
+                **glm_moe,
+            ),
+        ),
+        Case("stablelm", _config("stablelm", num_hidden_layers=2)),
+        # MHA classes: the shared base's num_key_value_heads is not read.
+        Case("persimmon", _config("persimmon", num_hidden_layers=2)),
+        Case("opt", _config("opt", num_hidden_layers=2, ffn_dim=48, word_embed_proj_dim=32)),
+        Case(
+            "xglm",
+            _config(
+                "xglm", num_layers=2, d_model=32, attention_heads=4, ffn_dim=48, max_position_embeddings=128
+            ),
+        ),
+        Case("mpt", _config("mpt", n_layers=2, d_model=32, n_heads=4, expansion_ratio=2, max_seq_len=128)),
+    ]
+
+
+def _interleaved() -> list[Case]:
+    """Window and full layers by each class's rule."""
+    return [
+        Case("ministral", _config("ministral", num_hidden_layers=2, head_dim=16, sliding_window=WINDOW)),
+        Case(
+            "ministral-layer-types",
+            _config(
+                "ministral",
+                num_hidden_layers=3,
+                head_dim=16,
+                sliding_window=WINDOW,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+            ),
+        ),
+        Case("ministral3", _config("ministral3", num_hidden_layers=2, head_dim=16, sliding_window=WINDOW)),
+        Case(
+            "phimoe",
+            _config(
+                "phimoe",
+                num_hidden_layers=2,
+                sliding_window=WINDOW,
+                num_local_experts=4,
+                num_experts_per_tok=2,
+            ),
+        ),
+        Case("olmo3", _config("olmo3", num_hidden_layers=5, sliding_window=WINDOW)),
+        Case("vaultgemma", _config("vaultgemma", num_hidden_layers=3, head_dim=16, sliding_window=WINDOW)),
+        Case(
+            "smollm3",
+            _config(
+                "smollm3",
+                num_hidden_layers=4,
+                no_rope_layer_interval=2,
+                use_sliding_window=True,
+                sliding_window=WINDOW,
+            ),
+        ),
+        Case(
+            "mellum",
+            _config(
+                "mellum",
+                num_hidden_layers=3,
+                head_dim=16,
+                sliding_window=WINDOW,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+                **_MOE,
+            ),
+        ),
+        Case(
+            "mimo_v2_flash",
+            _config(
+                "mimo_v2_flash",
+                num_hidden_layers=7,
+                head_dim=12,
+                v_head_dim=6,
+                num_key_value_heads=1,
+                sliding_window=WINDOW,
+                n_routed_experts=4,
+                num_experts_per_tok=2,
+                moe_intermediate_size=16,
+            ),
+        ),
+        Case(
+            "modernbert-decoder",
+            _config(
+                "modernbert-decoder",
+                num_hidden_layers=4,
+                local_attention=2 * WINDOW,
+                global_attn_every_n_layers=2,
+            ),
+        ),
+    ]
+
+
+def _latent() -> list[Case]:
+    """MLA latent and RoPE key, sizes that all differ."""
+    mla = {
+        "kv_lora_rank": 12,
+        "q_lora_rank": 20,
+        "qk_rope_head_dim": 4,
+        "qk_nope_head_dim": 8,
+        "v_head_dim": 6,
+        "num_key_value_heads": 4,
+    }
+    return [
+        Case("minicpm3", _config("minicpm3", num_hidden_layers=2, **mla)),
+        Case("youtu", _config("youtu", num_hidden_layers=2, **mla)),
+    ]
+
+
+_FP32_REFERENCE = (
+    "CPU runs take transformers' reference PyTorch path, which computes the state in float32: {}"
+)
+
+
+def _ssm() -> list[Case]:
+    """State-space models: every layer a conv window and an SSM state."""
+    return [
+        Case(
+            "mamba",
+            _config("mamba", num_hidden_layers=2, state_size=6, conv_kernel=3, expand=2),
+            state="fp32",
+            state_source=_FP32_REFERENCE.format(
+                "mamba_selective_scan keeps the state in float (modeling_mamba.py)"
+            ),
+        ),
+        Case(
+            "mamba2",
+            _config(
+                "mamba2",
+                num_hidden_layers=2,
+                num_heads=4,
+                head_dim=16,
+                n_groups=2,
+                state_size=6,
+                conv_kernel=3,
+                expand=2,
+                chunk_size=8,
+            ),
+            state="fp32",
+            state_source=_FP32_REFERENCE.format(
+                "the chunked scan casts its inputs with float() (modeling_mamba2.py)"
+            ),
+        ),
+    ]
+
+
+def _linear_attention() -> list[Case]:
+    """Gated DeltaNet hybrids."""
+    return [
+        Case(
+            "olmo_hybrid",
+            _config(
+                "olmo_hybrid",
+                num_hidden_layers=4,
+                head_dim=16,
+                linear_num_key_heads=2,
+                linear_num_value_heads=4,
+                linear_key_head_dim=8,
+                linear_value_head_dim=6,
+                linear_conv_kernel_dim=3,
+            ),
+            state="fp32",
+            state_source=_FP32_REFERENCE.format(
+                "torch_chunk_gated_delta_rule casts q, k, v, beta and g to float32 (modeling_olmo_hybrid.py)"
+            ),
+        ),
+    ]
+
+
+def cases_m_z() -> list[Case]:
+    """Every case of this module, in a stable order; names are unique and used as test ids."""
+    return [*_full_attention(), *_interleaved(), *_latent(), *_ssm(), *_linear_attention()]
