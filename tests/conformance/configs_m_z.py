@@ -3,7 +3,15 @@ architecture (names m to z), in the shape and under the rules of :mod:`.configs`
 
 from __future__ import annotations
 
-from tests.conformance.configs import WINDOW, Case, _config
+from typing import Any
+
+from tests.conformance.configs import _BASE, WINDOW, Case, _config
+
+
+def _text(model_type: str, **fields: Any) -> dict[str, Any]:
+    """A decoder config nested under a wrapper's ``text_config``."""
+    return {"model_type": model_type, **_BASE, **fields}
+
 
 _MOE = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
 
@@ -207,6 +215,79 @@ def _linear_attention() -> list[Case]:
     ]
 
 
+def _multimodal() -> list[Case]:
+    """The text decoder's cache inside speech, audio and vision models (encoders shrunk to one layer)."""
+    audio = {
+        "num_mel_bins": 8,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "intermediate_size": 32,
+        "hidden_size": 16,
+        "max_source_positions": 16,
+    }
+    phi4_vision = {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "image_size": 28,
+        "crop_size": 28,
+        "patch_size": 14,
+    }
+    phi4_audio = {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_blocks": 1,
+        "num_attention_heads": 2,
+        "ext_pw_out_channel": 16,
+        "depthwise_separable_out_channel": 16,
+        "nemo_conv_channels": 16,
+        "input_size": 8,
+    }
+    mllama_vision = {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 1,
+        "num_global_layers": 1,
+        "attention_heads": 2,
+        "image_size": 28,
+        "patch_size": 14,
+        "vision_output_dim": 32,
+        "intermediate_layers_indices": [0],
+        "max_num_tiles": 4,
+    }
+    return [
+        Case(
+            "moss_transcribe_diarize",
+            {
+                "model_type": "moss_transcribe_diarize",
+                "text_config": _text("qwen3", num_hidden_layers=2, head_dim=16),
+                "audio_config": audio,
+            },
+        ),
+        Case(
+            "phi4_multimodal",
+            _config(
+                "phi4_multimodal",
+                num_hidden_layers=2,
+                sliding_window=WINDOW,
+                vision_config=phi4_vision,
+                audio_config=phi4_audio,
+            ),
+        ),
+        Case("moshi", _config("moshi", num_hidden_layers=2, sliding_window=WINDOW, ffn_dim=48)),
+        Case(
+            "mllama",
+            {
+                "model_type": "mllama",
+                "text_config": _text("mllama_text_model", num_hidden_layers=4, cross_attention_layers=[1]),
+                "vision_config": mllama_vision,
+                "image_token_index": 60,
+            },
+        ),
+    ]
+
+
 def cases_m_z() -> list[Case]:
     """Every case of this module, in a stable order; names are unique and used as test ids."""
-    return [*_full_attention(), *_interleaved(), *_latent(), *_ssm(), *_linear_attention()]
+    return [*_full_attention(), *_interleaved(), *_latent(), *_ssm(), *_linear_attention(), *_multimodal()]

@@ -137,3 +137,33 @@ def test_mamba2_conv_covers_the_groups_state() -> None:
 def test_a_bad_expand_is_a_value_error_naming_it() -> None:
     with pytest.raises(ConfigValueError, match="'expand'"):
         layer_groups_from_config(_config("mamba2", expand="two"))
+
+
+def test_moshi_without_the_key_slides_every_layer_at_3000() -> None:
+    layout = layer_groups_from_config(_config("moshi"))
+    assert {g.mechanism for g in layout.groups} == {SlidingWindow(4, 16, 16, 3000)}
+    assert any("MoshiConfig default 3000" in note for note in layout.notes)
+
+
+def test_mllama_cross_attention_layers_keep_no_per_token_cache_and_say_why() -> None:
+    text = {
+        "model_type": "mllama_text_model",
+        "num_hidden_layers": 6,
+        "hidden_size": 64,
+        "num_attention_heads": 4,
+    }
+    layout = layer_groups_from_config(
+        {"model_type": "mllama", "text_config": {**text, "cross_attention_layers": [3]}}
+    )
+    assert [m.kind for m in _mechanisms(layout)] == ["attention"] * 3 + ["no-cache"] + ["attention"] * 2  # type: ignore[attr-defined]
+    assert layout.groups[0].mechanism == Attention(8, 16, 16)
+    assert any("cross-attention" in note for note in layout.notes)
+
+
+def test_moss_transcribe_diarize_reads_only_its_qwen3_decoder() -> None:
+    text = {"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2}
+    layout = layer_groups_from_config({"model_type": "moss_transcribe_diarize", "text_config": text})
+    assert {g.mechanism for g in layout.groups} == {Attention(2, 16, 16)}
+    other = {"model_type": "moss_transcribe_diarize", "text_config": {**text, "model_type": "llama"}}
+    with pytest.raises(ConfigFieldError, match=r"text_config\.model_type"):
+        layer_groups_from_config(other)
