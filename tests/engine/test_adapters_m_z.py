@@ -167,3 +167,11 @@ def test_moss_transcribe_diarize_reads_only_its_qwen3_decoder() -> None:
     other = {"model_type": "moss_transcribe_diarize", "text_config": {**text, "model_type": "llama"}}
     with pytest.raises(ConfigFieldError, match=r"text_config\.model_type"):
         layer_groups_from_config(other)
+
+
+def test_mimo_v2_flash_notes_a_hub_pattern_transformers_does_not_read() -> None:
+    base = _config("mimo_v2_flash", num_hidden_layers=7, num_key_value_heads=4)
+    same = layer_groups_from_config({**base, "hybrid_layer_pattern": [0, 1, 1, 1, 1, 0, 1]})
+    other = layer_groups_from_config({**base, "hybrid_layer_pattern": [0, 1, 1, 0, 1, 1, 0]})
+    assert not any("hybrid_layer_pattern" in note for note in same.notes)
+    assert any("hybrid_layer_pattern" in note for note in other.notes)

@@ -19,7 +19,9 @@ the config has none. An explicit ``layer_types`` always decides. The rules, laye
 - ``mimo_v2_flash``: full attention on layer 0 and when ``(i + 1) % 6 == 0``, else a window
   (default 129, or the hub's ``sliding_window_size`` + 1, since the reference attends to that many
   previous tokens plus the query). ``MiMoV2FlashAttention`` doubles ``num_key_value_heads`` on window
-  layers; keys are ``head_dim`` (default 192) wide, values ``v_head_dim`` (default 128).
+  layers; keys are ``head_dim`` (default 192) wide, values ``v_head_dim`` (default 128). The hub
+  config's own ``hybrid_layer_pattern`` and ``swa_*`` sizes are not read by transformers 5.24.0; where
+  the pattern disagrees with the layers transformers builds, the layout says so in a note.
 - ``modernbert-decoder``: a window on every layer ``i`` with ``i % global_attn_every_n_layers != 0``
   (default 3) of ``local_attention // 2`` tokens (``local_attention`` default 128); heads are
   ``hidden_size // num_attention_heads`` and every head keeps its K and V (MHA).
@@ -127,6 +129,17 @@ def _mimo_window(view: ConfigView) -> int:
     return view.require_int("sliding_window")
 
 
+def _note_hub_pattern(view: ConfigView, kinds: list[str]) -> None:
+    """The hub config's ``hybrid_layer_pattern`` (1 = window) is not read by transformers; say so where it
+    disagrees with the layers transformers builds."""
+    pattern = view.int_list("hybrid_layer_pattern")
+    if pattern is not None and pattern != [int(kind == SLIDING) for kind in kinds]:
+        view.notes.append(
+            "hybrid_layer_pattern differs from the layers transformers builds (layer_types, or its default "
+            "rule), and transformers does not read it; the layout follows transformers"
+        )
+
+
 def mimo_v2_flash(view: ConfigView) -> LayerGroups:
     """Full attention on layer 0 and every sixth layer; window layers with twice the KV heads."""
     view = class_defaults(
@@ -136,6 +149,7 @@ def mimo_v2_flash(view: ConfigView) -> LayerGroups:
     kinds = explicit_layer_types(view, _KINDS, count) or [
         FULL if i == 0 or (i + 1) % 6 == 0 else SLIDING for i in range(count)
     ]
+    _note_hub_pattern(view, kinds)
     keys, values, kv_heads = head_dim(view), view.require_int("v_head_dim"), num_kv_heads(view)
     by_kind: dict[str, Mechanism] = {FULL: Attention(num_kv_heads=kv_heads, head_dim=keys, v_head_dim=values)}
     if SLIDING in kinds:
