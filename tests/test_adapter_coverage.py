@@ -21,13 +21,9 @@ from registry.engine.layers import Attention, Parallel, Recurrent, StateTensor
 from registry.site._reference_adapters import render_adapters_page
 from tests.conformance.configs import all_cases
 from tests.conformance.configs_a_l import cases_a_l
+from tests.conformance.configs_m_z import cases_m_z
 
-CASES = [*all_cases(), *cases_a_l()]
-
-
-def _in_this_half(model_type: str) -> bool:
-    """The part of the alphabet whose adapters have landed (a to l, and Qwen3.5)."""
-    return model_type[0] <= "l" or model_type.startswith("qwen3_5")
+CASES = [*all_cases(), *cases_a_l(), *cases_m_z()]
 
 
 def test_the_mapping_is_the_release_the_rules_were_read_at() -> None:
@@ -38,7 +34,7 @@ def test_every_causal_lm_model_type_has_an_adapter_or_a_reason() -> None:
     missing = [
         name
         for name in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
-        if _in_this_half(name) and name not in SUPPORTED_MODEL_TYPES and name not in NO_ADAPTER
+        if name not in SUPPORTED_MODEL_TYPES and name not in NO_ADAPTER
     ]
     assert missing == []
 

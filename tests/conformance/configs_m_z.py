@@ -80,6 +80,11 @@ def _interleaved() -> list[Case]:
             ),
         ),
         Case("ministral3", _config("ministral3", num_hidden_layers=2, head_dim=16, sliding_window=WINDOW)),
+        # Released Ministral 3 configs carry sliding_window null: full attention.
+        Case(
+            "ministral3-no-window",
+            _config("ministral3", num_hidden_layers=2, head_dim=16, sliding_window=None),
+        ),
         Case(
             "phimoe",
             _config(
@@ -288,6 +293,81 @@ def _multimodal() -> list[Case]:
     ]
 
 
+def _zamba() -> list[Case]:
+    """Mamba layers, some running the shared attention block beside the mixer."""
+    source = _FP32_REFERENCE.format("the reference scans compute the state in float ({})")
+    attention = {"num_attention_heads": 4, "num_key_value_heads": 2}
+    return [
+        Case(
+            "zamba",
+            _config(
+                "zamba",
+                num_hidden_layers=4,
+                layers_block_type=["mamba", "hybrid", "mamba", "hybrid"],
+                n_mamba_heads=2,
+                mamba_d_state=6,
+                mamba_d_conv=3,
+                mamba_expand=2,
+                use_mamba_kernels=False,
+                **attention,
+            ),
+            state="fp32",
+            state_source=source.format("modeling_zamba.py"),
+        ),
+        Case(
+            "zamba2",
+            _config(
+                "zamba2",
+                num_hidden_layers=4,
+                layers_block_type=["mamba", "hybrid", "mamba", "hybrid"],
+                n_mamba_heads=4,
+                mamba_ngroups=2,
+                mamba_d_state=6,
+                mamba_d_conv=3,
+                mamba_expand=2,
+                chunk_size=8,
+                use_mamba_kernels=False,
+                **attention,
+            ),
+            state="fp32",
+            state_source=source.format("modeling_zamba2.py"),
+        ),
+    ]
+
+
+def _zaya() -> list[Case]:
+    """CCA: attention beside a convolution window and a delayed value in every layer."""
+    return [
+        Case(
+            "zaya",
+            _config(
+                "zaya",
+                num_hidden_layers=3,
+                head_dim=12,
+                layer_types=["hybrid", "hybrid_sliding", "hybrid"],
+                sliding_window=WINDOW,
+                num_experts=2,
+                num_experts_per_tok=1,
+                moe_intermediate_size=16,
+                router_hidden_size=8,
+                cca_time0=3,
+                cca_time1=2,
+            ),
+            state="model",
+            state_source="ZayaCCA hands the cache slices of its projections, in the model dtype (modeling_zaya.py)",
+        ),
+    ]
+
+
 def cases_m_z() -> list[Case]:
     """Every case of this module, in a stable order; names are unique and used as test ids."""
-    return [*_full_attention(), *_interleaved(), *_latent(), *_ssm(), *_linear_attention(), *_multimodal()]
+    return [
+        *_full_attention(),
+        *_interleaved(),
+        *_latent(),
+        *_ssm(),
+        *_linear_attention(),
+        *_multimodal(),
+        *_zamba(),
+        *_zaya(),
+    ]

@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from registry.engine.adapters import ConfigFieldError, ConfigValueError, layer_groups_from_config
-from registry.engine.layers import MLA, Attention, LayerGroups, Recurrent, SlidingWindow, StateTensor
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    LayerGroups,
+    Parallel,
+    Recurrent,
+    SlidingWindow,
+    StateTensor,
+)
 
 
 def _config(model_type: str, **fields: Any) -> dict[str, Any]:
@@ -175,3 +183,44 @@ def test_mimo_v2_flash_notes_a_hub_pattern_transformers_does_not_read() -> None:
     other = layer_groups_from_config({**base, "hybrid_layer_pattern": [0, 1, 1, 0, 1, 1, 0]})
     assert not any("hybrid_layer_pattern" in note for note in same.notes)
     assert any("hybrid_layer_pattern" in note for note in other.notes)
+
+
+def test_zamba2_hybrid_layers_hold_attention_beside_the_mamba2_state() -> None:
+    config = _config(
+        "zamba2",
+        hidden_size=64,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        layers_block_type=["mamba", "hybrid", "mamba", "hybrid"],
+        n_mamba_heads=4,
+        mamba_ngroups=1,
+        mamba_d_state=8,
+        mamba_d_conv=4,
+    )
+    layers = _mechanisms(layer_groups_from_config(config))
+    mamba = Recurrent(
+        "mamba2", (StateTensor("conv", (3, 128 + 16), role="conv"), StateTensor("ssm", (4, 32, 8)))
+    )
+    assert layers[0] == layers[2] == mamba
+    assert layers[1] == layers[3] == Parallel((Attention(2, 32, 32), mamba))
+
+
+def test_zamba2_without_a_list_needs_the_class_pattern_length() -> None:
+    with pytest.raises(ConfigFieldError, match="54 layers"):
+        layer_groups_from_config(_config("zamba2"))
+    layout = layer_groups_from_config(_config("zamba2", num_hidden_layers=54))
+    assert sum(g.count for g in layout.groups if isinstance(g.mechanism, Parallel)) == 9
+
+
+def test_zamba_default_pattern_puts_the_shared_block_on_layer_2_then_every_sixth() -> None:
+    layout = layer_groups_from_config(_config("zamba", num_hidden_layers=14))
+    hybrid = [g.layers for g in layout.groups if isinstance(g.mechanism, Parallel)]
+    assert hybrid == [(2, 7, 13)]
+
+
+def test_zaya_every_layer_is_attention_beside_the_cca_states() -> None:
+    config = _config("zaya", layer_types=["hybrid", "hybrid_sliding"], num_hidden_layers=2, sliding_window=64)
+    full, sliding = _mechanisms(layer_groups_from_config(config))
+    state = Recurrent("cca", (StateTensor("qk-conv", (2, 6 * 128)), StateTensor("delayed-v", (128,))))
+    assert full == Parallel((Attention(2, 128, 128), state))
+    assert sliding == Parallel((SlidingWindow(2, 128, 128, 64), state))

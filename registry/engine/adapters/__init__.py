@@ -45,6 +45,8 @@ from registry.engine.adapters import (
     olmo_hybrid,
     qwen,
     ssm,
+    zamba,
+    zaya,
 )
 from registry.engine.adapters._config import (
     ConfigFieldError,
@@ -134,6 +136,9 @@ _ADAPTERS: dict[str, Adapter] = {
     "vaultgemma": interleaved.vaultgemma,
     "xglm": dense_classes.xglm,
     "youtu": latent.youtu,
+    "zamba": zamba.zamba,
+    "zamba2": zamba.zamba2,
+    "zaya": zaya.zaya,
 }
 
 SUPPORTED_MODEL_TYPES: tuple[str, ...] = tuple(sorted(_ADAPTERS))

@@ -17,18 +17,26 @@ from registry.engine.adapters import (
     cohere,
     deepseek,
     dense,
+    dense_classes,
     falcon,
     falcon_h1,
     gemma,
     gemma3n,
     gpt_oss,
+    interleaved,
     jamba,
     kimi_linear,
+    latent,
     llama4,
     mamba2_hybrid,
     minimax,
     mistral,
+    multimodal,
+    olmo_hybrid,
     qwen,
+    ssm,
+    zamba,
+    zaya,
 )
 from registry.engine.adapters._config import ConfigView
 from registry.engine.layers import (
@@ -118,6 +126,41 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     mamba2_hybrid.bamba: frozenset({FULL, state("mamba2")}),
     mamba2_hybrid.nemotron_h: frozenset({FULL, state("mamba2")}),
     minimax.minimax: frozenset({FULL, state("lightning")}),
+    dense_classes.nanochat: frozenset({FULL}),
+    dense_classes.nemotron: frozenset({FULL}),
+    dense_classes.olmo: frozenset({FULL}),
+    dense_classes.olmoe: frozenset({FULL, SLIDING}),
+    dense_classes.phi: frozenset({FULL}),
+    dense_classes.seed_oss: frozenset({FULL}),
+    dense_classes.solar_open: frozenset({FULL}),
+    dense_classes.sarvam_moe: frozenset({FULL}),
+    dense_classes.sarvam_mla: frozenset({MLA_LATENT}),
+    dense_classes.stablelm: frozenset({FULL}),
+    dense_classes.persimmon: frozenset({FULL}),
+    dense_classes.opt: frozenset({FULL}),
+    dense_classes.xglm: frozenset({FULL}),
+    dense_classes.mpt: frozenset({FULL}),
+    interleaved.ministral: frozenset({FULL, SLIDING}),
+    interleaved.ministral3: frozenset({FULL, SLIDING}),
+    interleaved.phimoe: frozenset({SLIDING}),
+    interleaved.olmo3: frozenset({FULL, SLIDING}),
+    interleaved.vaultgemma: frozenset({FULL, SLIDING}),
+    interleaved.smollm3: frozenset({FULL, SLIDING}),
+    interleaved.mellum: frozenset({FULL, SLIDING}),
+    interleaved.mimo_v2_flash: frozenset({FULL, SLIDING}),
+    interleaved.modernbert_decoder: frozenset({FULL, SLIDING}),
+    latent.minicpm3: frozenset({MLA_LATENT}),
+    latent.youtu: frozenset({MLA_LATENT}),
+    ssm.mamba: frozenset({state("mamba")}),
+    ssm.mamba2: frozenset({state("mamba2")}),
+    olmo_hybrid.olmo_hybrid: frozenset({FULL, state("gated-deltanet")}),
+    multimodal.moss_transcribe_diarize: frozenset({FULL}),
+    multimodal.phi4_multimodal: frozenset({SLIDING}),
+    multimodal.moshi: frozenset({SLIDING}),
+    multimodal.mllama: frozenset({FULL}),
+    zamba.zamba: frozenset({state("mamba"), side_by_side(FULL, state("mamba"))}),
+    zamba.zamba2: frozenset({state("mamba2"), side_by_side(FULL, state("mamba2"))}),
+    zaya.zaya: frozenset({side_by_side(FULL, state("cca")), side_by_side(SLIDING, state("cca"))}),
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
 
@@ -150,6 +193,90 @@ NOT_YET = Reason(
 
 _ENCODER_DECODER = ("bart", "bigbird_pegasus", "blenderbot", "blenderbot-small")
 _ENCODER_ONLY = ("bert", "bert-generation", "big_bird", "camembert", "data2vec-text", "electra", "ernie")
+_ENCODER_DECODER_M_Z = (
+    "marian",
+    "mbart",
+    "musicgen",
+    "mvp",
+    "pegasus",
+    "plbart",
+    "prophetnet",
+    "trocr",
+    "whisper",
+)
+_ENCODER_ONLY_M_Z = (
+    "megatron-bert",
+    "rembert",
+    "roberta",
+    "roberta-prelayernorm",
+    "roc_bert",
+    "roformer",
+    "xlm-roberta",
+    "xlm-roberta-xl",
+    "xmod",
+)
+_OWN_REASONS: Mapping[str, Reason] = {
+    "minimax_m3_vl_text": Reason(
+        "indexer beside attention",
+        "MiniMax-M3's sparse layers cache, beside K and V, one indexer key of index_head_dim per token in "
+        "a cache layer of their own (MiniMaxM3VLSparseCacheLayer.idx_keys); the engine's sparse-attention "
+        "indexer belongs to MLA layers only, so no adapter yet.",
+    ),
+    "musicgen_melody": Reason(
+        "composite audio decoder",
+        "The decoder of MusicGen Melody (audio codebooks, the melody prepended) is the decoder part of a "
+        "composite config that transformers' causal-LM auto class does not build alone, and it wraps its "
+        "self-attention in an EncoderDecoderCache; not yet held by a conformance test, so no adapter yet.",
+    ),
+    "openai-gpt": Reason(
+        "no cache",
+        "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "
+        "and values and recomputes the whole sequence at every step, so there is no cache to lay out.",
+    ),
+    "qwen4_exp": Reason(
+        "block-compressed indexer",
+        "Qwen4-Exp mixes gated DeltaNet layers with indexed-attention layers whose indexer keeps "
+        "block-compressed keys (indexer_compress_ratio), and with per-layer embeddings each layer keeps "
+        "three convolution states (number_of_conv_states); the engine has no block-compressed indexer, "
+        "so no adapter yet.",
+    ),
+    "recurrent_gemma": Reason(
+        "state held by modules",
+        "RecurrentGemma's recurrent blocks keep their state on the modules themselves "
+        "(RecurrentGemmaRecurrentBlock.conv1d_state and rg_lru.recurrent_states), not in the cache object "
+        "the conformance tests measure, and their convolution keeps conv1d_width - 1 positions, one fewer "
+        "than the engine's transformers rule for a convolution state; no adapter yet.",
+    ),
+    "reformer": Reason(
+        "bucketed cache",
+        "Reformer's LSH and local attention keep a cache of their own (ReformerDynamicCache: hashed "
+        "buckets and chunked states), sized by buckets and chunks, not a cache of this kind.",
+    ),
+    "rwkv": Reason(
+        "token-shift state",
+        "transformers returns RWKV's recurrent state outside any cache object (RwkvOutput.state: per layer "
+        "two token-shift vectors in the model dtype and three WKV vectors in float32); the engine's state "
+        "tensors have no token-shift kind yet, so no adapter yet.",
+    ),
+    "xlm": Reason(
+        "masked-LM encoder",
+        "XLM's published checkpoints are masked-language-model (and translation-LM) encoders; "
+        "XLMWithLMHeadModel is their prediction head, and run as a decoder it keeps the encoder-decoder "
+        "kind of cache, not the decoder-only cache the engine computes.",
+    ),
+    "xlnet": Reason(
+        "segment memory",
+        "XLNet is a permutation language model whose memory (mems) carries the previous segment's hidden "
+        "states, up to mem_len of them, not a per-token K/V cache of this kind.",
+    ),
+    "xlstm": Reason(
+        "xLSTM cache",
+        "transformers keeps xLSTM's recurrent state (each head's mLSTM matrix memory, normalizer and "
+        "stabilizer) in its own xLSTMCache, outside the cache layers the conformance tests measure; its "
+        "sizes are not yet modelled, so no adapter yet.",
+    ),
+}
+"""Model types whose reason is their own, read from their transformers code."""
 _NOT_YET = (
     "afmoe",
     "apertus",
@@ -237,8 +364,10 @@ _NOT_YET = (
 )
 
 NO_ADAPTER: Mapping[str, Reason] = {
-    **dict.fromkeys(_ENCODER_DECODER, ENCODER_DECODER),
-    **dict.fromkeys(_ENCODER_ONLY, ENCODER_ONLY),
+    **dict.fromkeys(_ENCODER_DECODER + _ENCODER_DECODER_M_Z, ENCODER_DECODER),
+    **dict.fromkeys(_ENCODER_ONLY + _ENCODER_ONLY_M_Z, ENCODER_ONLY),
     **dict.fromkeys(_NOT_YET, NOT_YET),
+    **_OWN_REASONS,
+    "qwen4_exp_text": _OWN_REASONS["qwen4_exp"],
 }
 """Every causal-LM ``model_type`` of transformers 5.24.0 without an adapter, and why."""
