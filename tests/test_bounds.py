@@ -217,3 +217,12 @@ def test_a_format_reads_its_family_s_peak() -> None:
     )
     assert plain.limit is not None and e4m3.limit is not None and plain.limit == 2 * e4m3.limit
     assert any("dense mxfp4" in line for line in plain.trace)
+
+
+def test_a_disaggregated_run_s_per_accelerator_figure_is_not_held_to_every_accelerator() -> None:
+    system, acc = (
+        _figure("output_throughput", 80_000, at=0),
+        _figure("output_throughput", 20_000, "accelerator", at=1),
+    )
+    assert _only(_run(system, acc), "consistency").exceeded  # 80,000 over 8 is 10,000, not 20,000
+    assert [b for b in bounds_of(_run(system, acc, disaggregated=True)) if b.kind == "consistency"] == []

@@ -1,6 +1,7 @@
 """Relations between the figures of one run, where the record states enough to apply them.
 
-- a per-accelerator figure is the system's figure over the accelerators (same metric and statistic);
+- a per-accelerator figure is the system's figure over the accelerators (same metric and statistic;
+  not for a disaggregated run, whose per-accelerator figure may count one pool);
 - output throughput ≤ request throughput x output length (a request may stop before its length);
 - Little's law: request throughput x mean end-to-end latency ≤ the concurrency (sequences in flight);
 - total throughput counts the input tokens too: ≥ the output throughput, and with fixed lengths equal
@@ -88,8 +89,10 @@ def consistency(run: RunFacts) -> Iterator[Bound]:
 
 
 def _per_accelerator(run: RunFacts) -> Iterator[Bound]:
+    """A per-accelerator figure against the system's over every accelerator; not for a disaggregated
+    run, whose sources often divide by the decode accelerators only."""
     n = run.accelerators
-    if n < 1:
+    if n < 1 or run.disaggregated:
         return
     for figure in run.figures:
         if figure.per != "accelerator" or figure.metric not in EXTENSIVE:

@@ -85,6 +85,8 @@ class RunFacts:
     figures: tuple[Figure, ...]
     hardware_reason: str | None = None
     """Why ``parts`` is empty when the run names hardware: its record is missing or does not load."""
+    disaggregated: bool = False
+    """Prefill and decode on separate accelerators: a per-accelerator figure may count one pool only."""
 
     @property
     def accelerators(self) -> int:

@@ -135,7 +135,8 @@ INCONSISTENT_FIGURES = _rule(
     "F013",
     "inconsistent-figures",
     "Two figures of one run contradict each other.",
-    "Figures of one run are tied: a per-accelerator figure is the system's over its accelerators, output "
+    "Figures of one run are tied: a per-accelerator figure is the system's over its accelerators (not "
+    "for a disaggregated run, whose sources may divide by one pool), output "
     "throughput is at most request throughput x output length, request throughput x mean latency is at "
     "most the concurrency (Little's law), and total throughput counts the input tokens beside the "
     "output. Tools measure figures over slightly different windows and sources round each on its own, "

@@ -64,6 +64,7 @@ def run_facts(
         kv_reason=kv_reason,
         figures=tuple(_figures(record)),
         hardware_reason=None if isinstance(parts, tuple) else parts,
+        disaggregated=bool(system and system.disaggregation),
     )
 
 
