@@ -226,3 +226,10 @@ def test_a_disaggregated_run_s_per_accelerator_figure_is_not_held_to_every_accel
     )
     assert _only(_run(system, acc), "consistency").exceeded  # 80,000 over 8 is 10,000, not 20,000
     assert [b for b in bounds_of(_run(system, acc, disaggregated=True)) if b.kind == "consistency"] == []
+
+
+def test_a_total_throughput_with_a_prefix_cache_has_no_compute_roof() -> None:
+    total = _figure("total_throughput", 10**9)
+    assert _only(_run(total), "compute-roof").exceeded
+    cached = _only(_run(total, prefix_cache="cold"), "compute-roof")
+    assert not cached.computable and "prefix cache" in (cached.reason or "")

@@ -79,7 +79,12 @@ def _active(run: RunFacts) -> str | None:
 def compute_roof(run: RunFacts, figure: Figure) -> Bound:
     subject = subject_of(figure)
     peak = system_peak(run)
-    missing = _active(run) or (peak if isinstance(peak, str) else None)
+    cached = (
+        "a prefix cache serves input tokens without computing them"
+        if figure.metric == "total_throughput" and run.prefix_cache != "none"
+        else None
+    )
+    missing = cached or _active(run) or (peak if isinstance(peak, str) else None)
     if missing is not None or isinstance(peak, str):
         return not_computable("compute-roof", figure, subject, "ceiling", "tok/s", missing or "")
     flops, line, inputs = weight_flops(run.model)
