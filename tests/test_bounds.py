@@ -148,6 +148,8 @@ def test_the_prefill_floor_needs_the_prompts_length() -> None:
     assert "mean TTFT only" in (mean.reason or "")
     warm = _only(_run(ttft, input_tokens=1000, prefix_cache="warm"), "prefill-floor")
     assert "warm prefix cache" in (warm.reason or "")
+    cold = _only(_run(ttft, input_tokens=1000, prefix_cache="cold"), "prefill-floor")
+    assert "cold prefix cache" in (cold.reason or "")
 
 
 def test_the_compute_format_is_the_activations_when_stated() -> None:

@@ -238,8 +238,8 @@ def _prefill_reason(run: RunFacts, figure: Figure) -> str | None:
         return "the workload's input length is a cap, not the prompts' length"
     if run.lengths == "mean" and figure.statistic != "mean" and figure.statistic != "value":
         return f"the workload's input length is a mean, which bounds the mean TTFT only, not its {figure.statistic}"
-    if run.prefix_cache == "warm":
-        return "a warm prefix cache skips the prefill of cached tokens"
+    if run.prefix_cache != "none":
+        return f"a {run.prefix_cache} prefix cache may serve part of a prompt without computing it"
     return _active(run)
 
 

@@ -98,8 +98,9 @@ BEATS_COMPUTE_ROOF = _rule(
     "lower bound (an untied input embedding is a lookup, attention the geometry cannot size adds "
     "nothing), so the roof is generous: a small-active-parameter mixture of experts at fp4 has a roof "
     "far above any real result, and this catches gross slips only (a figure x1,000, a system's figure "
-    "written per accelerator). A figure is flagged past 5% over the roof: records round parameter "
-    "counts, vendors their peaks.",
+    "written per accelerator). A total throughput is not bounded with a prefix cache on: cached input "
+    "tokens are served, not computed. A figure is flagged past 5% over the roof: records round "
+    "parameter counts, vendors their peaks.",
     "undo the slip the hint names (a 'k' or thousands separator misread, a per-system figure written "
     "per accelerator), or correct the accelerator count or the precision",
 )
@@ -126,8 +127,9 @@ BEATS_PREFILL_FLOOR = _rule(
     "The first token waits for the prefill: 2 FLOPs per active parameter per input token plus "
     "attention's causal score and value products, at the system's vendor dense peak. With a known input "
     "length this is the tight bound on TTFT; it needs the prompts' length (not a cap; a mean bounds the "
-    "mean TTFT only) and no warm prefix cache. Peak figures are the vendor's dense ones (never sparse). A "
-    "TTFT is flagged more than 5% below the floor: records round parameter counts, vendors their peaks.",
+    "mean TTFT only) and no prefix cache (one may serve part of a prompt without computing it). Peak "
+    "figures are the vendor's dense ones (never sparse). A TTFT is flagged more than 5% below the "
+    "floor: records round parameter counts, vendors their peaks.",
     "undo the slip the hint names (a TTFT in s written as ms), or correct the input length, the "
     "accelerator count or the precision",
 )
