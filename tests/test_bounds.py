@@ -235,3 +235,15 @@ def test_a_total_throughput_with_a_prefix_cache_has_no_compute_roof() -> None:
     assert _only(_run(total), "compute-roof").exceeded
     cached = _only(_run(total, prefix_cache="cold"), "compute-roof")
     assert not cached.computable and "prefix cache" in (cached.reason or "")
+
+
+def test_a_minimum_latency_and_a_maximum_rate_are_not_bounded() -> None:
+    """MLPerf's log summaries give a Min TPOT far below any step (a real, audited result): one
+    request's extreme, which its timing distorts; the central statistics stay bounded."""
+    one = replace(B200, count=1)
+    for statistic, computable in (("min", False), ("mean", True), ("p99", True), ("max", True)):
+        figure = _figure("tpot", Fraction(1, 10**5), per="request", statistic=statistic)
+        bound = _only(_run(figure, parts=(one,)), "bandwidth-roof")
+        assert bound.computable is computable, statistic
+    fastest = _only(_run(_figure("output_throughput", 10**12, statistic="max")), "compute-roof")
+    assert not fastest.computable and "one request's extreme" in (fastest.reason or "")

@@ -17,25 +17,45 @@ from registry.bounds.bound import (
     Bound,
     BoundKind,
     Slip,
+    not_computable,
 )
 from registry.bounds.consistency import consistency
 from registry.bounds.facts import Figure, ModelFacts, Part, RunFacts
 from registry.bounds.roofs import STEP_LATENCIES, THROUGHPUTS, bandwidth_roof, compute_roof, prefill_floor
 from registry.bounds.written import percent, times
 
+EXTREME = (
+    "a {statistic} is one request's extreme, which its timing can distort (a first token reported "
+    "late, tokens that arrive together); the bound holds for the central statistics"
+)
+"""Why a minimum latency or a maximum rate is not bounded: MLPerf's logs give a Min TPOT far below what
+any step can take, from a request whose time is divided by more tokens than steps."""
+
 
 def bounds_of(run: RunFacts) -> tuple[Bound, ...]:
     """Every bound on every figure of the run, in the order of its metrics, consistency last."""
     found: list[Bound] = []
     for figure in run.figures:
+        made: list[Bound] = []
         if figure.metric in THROUGHPUTS:
-            found.append(compute_roof(run, figure))
+            made.append(compute_roof(run, figure))
         if figure.metric in STEP_LATENCIES or figure.metric == "output_throughput":
-            found.append(bandwidth_roof(run, figure))
+            made.append(bandwidth_roof(run, figure))
         if figure.metric == "ttft":
-            found.append(prefill_floor(run, figure))
+            made.append(prefill_floor(run, figure))
+        found.extend(_unless_extreme(bound, figure) for bound in made)
     found.extend(consistency(run))
     return tuple(found)
+
+
+def _unless_extreme(bound: Bound, figure: Figure) -> Bound:
+    """The bound, or, on the extreme statistic of the side it would flag (a minimum latency, a maximum
+    rate), the bound marked not computable with the reason."""
+    extreme = "min" if bound.side == "floor" else "max"
+    if figure.statistic != extreme:
+        return bound
+    reason = EXTREME.format(statistic="minimum" if extreme == "min" else "maximum")
+    return not_computable(bound.kind, figure, bound.subject, bound.side, bound.unit, reason)
 
 
 __all__ = [

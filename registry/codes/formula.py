@@ -114,7 +114,9 @@ BEATS_BANDWIDTH_ROOF = _rule(
     "Weights are counted in the run's narrowest stated format, the cache at the input length under the "
     "ideal layout (the least any engine keeps). This is the tight bound at low concurrency: a "
     "single-stream TPOT below it, or a per-sequence rate above it, did not happen as described. A "
-    "system's throughput is bounded only when the run states its concurrency. It reads the "
+    "system's throughput is bounded only when the run states its concurrency. A minimum TPOT or ITL is "
+    "not bounded: one request's extreme, which its timing distorts (MLPerf's Min TPOT is far below any "
+    "step). It reads the "
     "datasheet's memory bandwidth, no FLOP/s peak. A figure is flagged past 5% beyond the bound: records round parameter "
     "counts, vendors their bandwidths.",
     "undo the slip the hint names (a latency in s written as ms, a figure x1,000, a system's figure "
