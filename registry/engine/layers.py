@@ -72,6 +72,10 @@ class SlidingWindow:
     head_dim: int | None
     v_head_dim: int | None
     window: int | None
+    cached_whole: bool | None = None
+    """True where an implementation applies the window as an attention mask only and caches every
+    token (transformers' GPT-Neo local layers); ``None`` for the usual case. Only layouts that follow
+    such an implementation read it."""
 
     def __post_init__(self) -> None:
         _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window"))

@@ -33,9 +33,9 @@ def render_adapters_page() -> str:
     intro = element(
         "p",
         f"{len(rows):,} model types: {adapted:,} read by a config adapter, whose layout the conformance "
-        "tests hold byte for byte against transformers' own cache, and "
-        f"{len(rows) - adapted:,} causal-LM model types of transformers that have none, each with the "
-        "reason. A config of a model type without an adapter is refused, never guessed at.",
+        "tests hold byte for byte against transformers' own cache wherever transformers implements the "
+        f"type, and {len(rows) - adapted:,} causal-LM model types of transformers that have none, each "
+        "with the reason. A config of a model type without an adapter is refused, never guessed at.",
     )
     body = table(
         ["model_type", "Status", "Adapter", "Mechanisms"], (_row(row) for row in rows), sortable=True

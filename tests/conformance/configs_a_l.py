@@ -105,6 +105,355 @@ def _window_off() -> list[Case]:
     return [Case("mistral-no-window", _config("mistral", num_hidden_layers=2, sliding_window=None))]
 
 
+def _gpt2_style(model_type: str, **fields: Any) -> dict[str, Any]:
+    """A config in the older spelling (``n_layer``, ``n_embd``, ``n_head``) that its configuration class
+    maps to the usual names, as the published checkpoints of these types write it."""
+    return {
+        "model_type": model_type,
+        "vocab_size": 64,
+        "n_layer": 2,
+        "n_embd": 32,
+        "n_head": 4,
+        "n_positions": 128,
+        "bos_token_id": 1,
+        "eos_token_id": 2,
+        "tie_word_embeddings": False,
+        **fields,
+    }
+
+
+def _plain() -> list[Case]:
+    """Full attention in every layer, sized by each type's configuration class (``plain.CLASSES``).
+
+    Where the class has a ``head_dim`` default the config leaves it out, so the default is what is
+    tested; the types whose attention has one K/V head per query head keep the base config's
+    ``num_key_value_heads``, which their modeling code never reads.
+    """
+    moe = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
+    rope = {"rope_parameters": {"rope_type": "default", "rope_theta": 10000.0}}
+    two = {"num_hidden_layers": 2}
+    return [
+        Case("apertus", _config("apertus", head_dim=16, **two)),
+        Case("apertus1p5_text", _config("apertus1p5_text", **two)),
+        Case("arcee", _config("arcee", head_dim=16, **two)),
+        Case("aria_text", _config("aria_text", **two, **moe)),
+        Case("bitnet", _config("bitnet", **two)),
+        Case("diffllama", _config("diffllama", **two)),
+        Case("ernie4_5", _config("ernie4_5", **two)),
+        Case("ernie4_5_moe", _config("ernie4_5_moe", **two, **moe)),
+        Case("exaone", _config("exaone", **two)),
+        Case("flex_olmo", _config("flex_olmo", **two, **moe)),
+        Case("gemma", _config("gemma", **two)),
+        Case("glm", _config("glm", **two)),
+        Case("glm4", _config("glm4", **two)),
+        Case("granitemoe", _config("granitemoe", **two, num_local_experts=4)),
+        Case("granitemoeshared", _config("granitemoeshared", **two, num_local_experts=4)),
+        Case("helium", _config("helium", head_dim=8, **two)),  # o_proj maps hidden to hidden
+        Case("hunyuan_v1_dense", _config("hunyuan_v1_dense", head_dim=16, **two, **rope)),
+        Case("hunyuan_v1_moe", _config("hunyuan_v1_moe", head_dim=16, **two, **rope)),
+        Case("hyperclovax", _config("hyperclovax", **two)),
+        Case("internlm3", _config("internlm3", head_dim=16, **two)),
+        Case("iquestcoder", _config("iquestcoder", head_dim=16, **two)),
+        Case("jais2", _config("jais2", **two)),
+        Case("jetmoe", _config("jetmoe", **two, kv_channels=12, num_local_experts=4)),
+        Case("biogpt", _config("biogpt", **two)),
+        Case("bloom", {**_gpt2_style("bloom"), "n_embed": 32}),
+        Case("codegen", _gpt2_style("codegen", n_ctx=128, rotary_dim=4)),
+        Case("ctrl", _gpt2_style("ctrl")),
+        Case("gpt2", _gpt2_style("gpt2")),
+        Case("gpt-sw3", _gpt2_style("gpt-sw3")),
+        Case("gpt_neox", _config("gpt_neox", **two)),
+        Case("gpt_neox_japanese", _config("gpt_neox_japanese", **two)),
+        Case("gptj", _gpt2_style("gptj", rotary_dim=4)),
+        Case("gpt_bigcode", _gpt2_style("gpt_bigcode")),
+        Case("gpt_bigcode-mha", _gpt2_style("gpt_bigcode", multi_query=False)),
+        Case("hy_v3", _config("hy_v3", **two, **moe)),
+        Case("doge", _config("doge", **two, sliding_window=WINDOW)),
+        Case(
+            "dbrx",
+            {
+                "model_type": "dbrx",
+                "vocab_size": 64,
+                "d_model": 32,
+                "n_heads": 4,
+                "n_layers": 2,
+                "max_seq_len": 128,
+                "attn_config": {"kv_n_heads": 2, "rope_theta": 10000.0, "clip_qkv": 8.0},
+                "ffn_config": {"ffn_hidden_size": 48, "moe_num_experts": 2, "moe_top_k": 1},
+                "tie_word_embeddings": False,
+            },
+        ),
+    ]
+
+
+def _local_global() -> list[Case]:
+    """Sliding-window and full layers by each class's rule (``windowed.CLASSES``); where a class has a
+    ``head_dim`` default the config leaves it out, so the default is what is tested."""
+    window = {"sliding_window": WINDOW}
+    moe = {"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
+    return [
+        Case("afmoe", _config("afmoe", num_hidden_layers=4, global_attn_every_n_layers=2, **window, **moe)),
+        Case(
+            "beam",
+            _config("beam", num_hidden_layers=8, head_dim=16, n_group=1, topk_group=1, **window, **moe),
+        ),
+        Case(
+            "cohere2_moe",
+            _config(
+                "cohere2_moe",
+                num_hidden_layers=5,
+                first_k_dense_replace=2,
+                sliding_window_pattern=2,
+                **window,
+                **moe,
+            ),
+        ),
+        Case("cwm", _config("cwm", num_hidden_layers=5, head_dim=16, **window)),
+        Case(
+            "dots1",
+            _config(
+                "dots1",
+                num_hidden_layers=3,
+                max_window_layers=1,
+                head_dim=16,
+                n_routed_experts=4,
+                num_experts_per_tok=2,
+                moe_intermediate_size=16,
+                first_k_dense_replace=1,
+                n_shared_experts=1,
+                **window,
+            ),
+        ),
+        Case("exaone4", _config("exaone4", num_hidden_layers=4, sliding_window_pattern=2, **window)),
+        Case("exaone_moe", _config("exaone_moe", num_hidden_layers=4, **window, **moe)),
+        Case("flint", _config("flint", num_hidden_layers=7, head_dim=16, **window, **moe)),
+        Case("granite_swa", _config("granite_swa", num_hidden_layers=5, **window)),
+        Case("granitemoe_swa", _config("granitemoe_swa", num_hidden_layers=5, num_local_experts=4, **window)),
+        Case("kolibri1", _config("kolibri1", num_hidden_layers=5, **window, **moe)),
+        Case(
+            "cohere_compass_text",
+            _config(
+                "cohere_compass_text",
+                num_hidden_layers=3,
+                # __post_init__ sets hidden_size // num_attention_heads, then the config's own head_dim,
+                # set after it as an extra field, wins
+                head_dim=16,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+                rope_parameters={
+                    kind: {"rope_type": "default", "rope_theta": 10000.0}
+                    for kind in ("full_attention", "sliding_attention")
+                },
+                **window,
+            ),
+        ),
+        Case(
+            "gpt_neo",
+            {
+                "model_type": "gpt_neo",
+                "vocab_size": 64,
+                "hidden_size": 32,
+                "num_heads": 4,
+                "num_layers": 4,
+                "attention_types": [[["global", "local"], 2]],
+                "window_size": WINDOW,
+                "max_position_embeddings": 128,
+                "bos_token_id": 1,
+                "eos_token_id": 2,
+                "tie_word_embeddings": False,
+            },
+        ),
+        Case(
+            "laguna",
+            _config(
+                "laguna",
+                num_hidden_layers=3,
+                layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+                **window,
+                **moe,
+            ),
+        ),
+    ]
+
+
+_MLA: dict[str, Any] = {
+    "num_key_value_heads": 4,
+    "kv_lora_rank": 12,
+    "q_lora_rank": 20,
+    "qk_rope_head_dim": 4,
+    "qk_nope_head_dim": 8,
+    "v_head_dim": 6,
+    "n_routed_experts": 4,
+    "num_experts_per_tok": 2,
+    "moe_intermediate_size": 16,
+    "n_group": 1,
+    "topk_group": 1,
+}
+"""MLA sizes that all differ (as :mod:`.configs` uses for DeepSeek), with a small router."""
+
+_INDEXER: dict[str, Any] = {"index_head_dim": 8, "index_n_heads": 2, "index_topk": 4}
+
+
+def _mla() -> list[Case]:
+    """Latent attention, with the indexer on every layer or on the layers ``indexer_types`` names."""
+    return [
+        Case("glm4_moe_lite", _config("glm4_moe_lite", num_hidden_layers=2, **_MLA)),
+        Case("axk1", _config("axk1", num_hidden_layers=2, **_MLA)),
+        Case("axk2", _config("axk2", num_hidden_layers=2, **_MLA, **_INDEXER)),
+        Case(
+            "glm_moe_dsa",
+            _config("glm_moe_dsa", num_hidden_layers=4, index_topk_pattern="FSFS", **_MLA, **_INDEXER),
+        ),
+        Case(
+            "glm_moe_dsa-freq",
+            _config("glm_moe_dsa", num_hidden_layers=5, index_topk_freq=2, **_MLA, **_INDEXER),
+        ),
+        Case("hy_v4", _config("hy_v4", num_hidden_layers=6, **_MLA, **_INDEXER)),
+        Case(
+            "longcat_flash",
+            _config(
+                "longcat_flash",
+                num_layers=2,
+                num_hidden_layers=4,  # the configuration class's property: two sublayers a layer
+                head_dim=4,  # the rotary size, which the class keeps apart from qk_rope_head_dim
+                ffn_hidden_size=16,
+                expert_ffn_hidden_size=16,
+                moe_topk=2,
+                zero_expert_num=2,
+                **{
+                    k: v
+                    for k, v in _MLA.items()
+                    if k not in ("num_experts_per_tok", "moe_intermediate_size", "n_group", "topk_group")
+                },
+            ),
+        ),
+    ]
+
+
+def _recurrent() -> list[Case]:
+    """Mamba, Mamba-2 and short-convolution layers, alone or between attention layers."""
+    mamba2 = _FP32_REFERENCE.format("the Mamba-2 torch_forward casts the SSM inputs with float()")
+    lfm = {"conv_L_cache": 3}
+    conv = "a short convolution keeps only its conv window, in the dtype of its inputs (Lfm2ShortConv)"
+    return [
+        Case(
+            "falcon_mamba",
+            _config(
+                "falcon_mamba", num_hidden_layers=2, state_size=6, conv_kernel=3, expand=2, use_mambapy=False
+            ),
+            state="fp32",
+            state_source=_FP32_REFERENCE.format(
+                "slow_forward scans the SSM in float32 (modeling_falcon_mamba.py)"
+            ),
+        ),
+        Case(
+            "lfm2",
+            _config("lfm2", num_hidden_layers=4, full_attn_idxs=[1, 3], **lfm),
+            state="model",
+            state_source=conv,
+        ),
+        Case(
+            "lfm2_moe",
+            _config(
+                "lfm2_moe",
+                num_hidden_layers=4,
+                layer_types=["conv", "full_attention", "conv", "conv"],
+                num_dense_layers=1,
+                num_experts=4,
+                num_experts_per_tok=2,
+                moe_intermediate_size=16,
+                **lfm,
+            ),
+            state="model",
+            state_source=conv,
+        ),
+        Case(
+            "lfm3",
+            _config("lfm3", num_hidden_layers=6, head_dim=16, sliding_window=WINDOW, **lfm),
+            state="model",
+            state_source=conv,
+        ),
+        Case(
+            "granitemoehybrid",
+            _config(
+                "granitemoehybrid",
+                num_hidden_layers=3,
+                layer_types=["mamba", "attention", "mamba"],
+                mamba_n_heads=4,
+                mamba_d_head="auto",
+                mamba_d_state=6,
+                mamba_d_conv=3,
+                mamba_expand=2,
+                mamba_n_groups=2,
+                mamba_chunk_size=WINDOW,
+                num_local_experts=4,
+                num_experts_per_tok=2,
+            ),
+            state="fp32",
+            state_source=mamba2 + " (modeling_granitemoehybrid.py)",
+        ),
+        Case(
+            "bailing_hybrid",
+            _config(
+                "bailing_hybrid",
+                num_hidden_layers=4,
+                layer_group_size=2,
+                head_dim=8,
+                short_conv_kernel_size=3,
+                first_k_dense_replace=1,
+                num_local_experts=4,
+                **{k: v for k, v in _MLA.items() if k not in ("n_routed_experts", "q_lora_rank")},
+            ),
+        ),
+    ]
+
+
+def _gemma4() -> list[Case]:
+    """Five sliding layers and a wider global one; the last layer reads the global layer's cache; the
+    second config gives its global layers their own K/V heads (``attention_k_eq_v``)."""
+    per_layer = {"hidden_size_per_layer_input": 8, "vocab_size_per_layer_input": 64}
+    gemma = {"sliding_window": WINDOW, "head_dim": 8, "global_head_dim": 16, **per_layer}
+    shared = _text("gemma4_text", num_hidden_layers=7, num_kv_shared_layers=1, **gemma)
+    k_eq_v = _text(
+        "gemma4_text", num_hidden_layers=6, attention_k_eq_v=True, num_global_key_value_heads=1, **gemma
+    )
+    vision = {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 2,
+        "head_dim": 8,
+        "patch_size": 4,
+    }
+    return [
+        Case("gemma4_text", shared),
+        Case("gemma4_text-k-eq-v", k_eq_v),
+        Case("gemma4_unified_text", {**shared, "model_type": "gemma4_unified_text"}),
+        Case(
+            "gemma4",
+            {"model_type": "gemma4", "text_config": shared, "vision_config": vision, "audio_config": None},
+        ),
+        Case(
+            "gemma4_unified",
+            {
+                "model_type": "gemma4_unified",
+                "text_config": {**shared, "model_type": "gemma4_unified_text"},
+                "vision_config": vision,
+                "audio_config": None,
+            },
+        ),
+    ]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
-    return [*_window_off(), *_qwen3_5(), *_falcon_h1()]
+    return [
+        *_window_off(),
+        *_plain(),
+        *_local_global(),
+        *_mla(),
+        *_recurrent(),
+        *_gemma4(),
+        *_qwen3_5(),
+        *_falcon_h1(),
+    ]

@@ -73,3 +73,9 @@ def lightning(num_heads: int, head_dim: int) -> Recurrent:
     """Lightning attention (MiniMax-Text-01 linear layers): one ``(heads, head_dim, head_dim)`` KV state
     per layer and no convolution (``linear_attention_state_shape``)."""
     return Recurrent(variant="lightning", tensors=(StateTensor("kv", (num_heads, head_dim, head_dim)),))
+
+
+def short_conv(kernel: int, channels: int) -> Recurrent:
+    """A short convolution alone (LFM2's conv layers): its rolling window of ``(kernel - 1, channels)``
+    past inputs (``short_conv_state_shape``)."""
+    return Recurrent(variant="short-conv", tensors=(_conv(kernel, channels),))

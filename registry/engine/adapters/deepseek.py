@@ -9,6 +9,11 @@ values per token, shared by all heads, so per token and layer the cache is
 expanded heads. DeepSeek-V3.2 adds a sparse-attention indexer with its own per-token key cache
 (``index_head_dim``, ``index_n_heads``). ``num_nextn_predict_layers`` multi-token-prediction layers
 (one MLA layer each, ``deepseek_mtp.py``) follow the stack as MTP groups.
+
+The same layout serves GLM-4.7-Flash (``glm4_moe_lite``) and A.X K1 (``axk1``), and with the indexer on
+every layer A.X K2 (``axk2``): in transformers 5.24.0 each caches the latent and the RoPE key
+(``cache.update(kv_nope, k_rot, ...)``) and A.X K2 its indexer keys in every layer
+(``configuration_axk2.py`` sets every ``layer_types`` entry to ``indexed_attention``).
 """
 
 from __future__ import annotations
@@ -44,3 +49,19 @@ def deepseek(view: ConfigView) -> LayerGroups:
 def deepseek_v32(view: ConfigView) -> LayerGroups:
     """MLA plus the DeepSeek Sparse Attention indexer's key cache on every layer."""
     return _layout(view, _mla(view, indexer=True))
+
+
+def longcat_flash(view: ConfigView) -> LayerGroups:
+    """LongCat-Flash: two MLA sublayers in each of its ``num_layers`` decoder layers.
+
+    ``LongcatFlashDecoderLayer`` (``modeling_longcat_flash.py``, transformers 5.24.0) holds two
+    ``LongcatFlashMLA`` attentions with cache indices ``2i`` and ``2i + 1``, and the configuration's
+    ``num_hidden_layers`` is ``2 x num_layers`` (default 28): each sublayer caches its own latent and
+    RoPE key, so the layout counts the sublayers.
+    """
+    layers = view.int_or_default("num_layers", 28, "LongcatFlashConfig")
+    sublayers = at_most_max_layers(view, "num_layers", 2 * layers)
+    view.notes.append(
+        f"{layers} decoder layers of two MLA sublayers each: {sublayers} cached attention layers"
+    )
+    return build(view, [_mla(view, indexer=False)] * sublayers)

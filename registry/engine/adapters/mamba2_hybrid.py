@@ -23,7 +23,7 @@ from registry.engine.adapters import _state
 from registry.engine.adapters._common import build, full_attention, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.adapters.jamba import block_types
-from registry.engine.layers import LayerGroups, Mechanism, NoCache
+from registry.engine.layers import LayerGroups, Mechanism, NoCache, Recurrent
 
 _BAMBA = "BambaConfig"
 _NEMOTRON_CODES = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
@@ -39,9 +39,12 @@ _NEMOTRON_NAMES = {
 legacy ones it remaps (``_LEGACY_LAYER_TYPE_REMAP`` in ``configuration_utils.py``, 5.24.0)."""
 
 
-def _bamba_mamba(view: ConfigView) -> Mechanism:
-    intermediate = view.int_or_default("mamba_expand", 2, _BAMBA) * view.require_int("hidden_size")
-    heads = view.int_or_default("mamba_n_heads", 128, _BAMBA)
+def mamba2_from_expand(view: ConfigView, source: str) -> Recurrent:
+    """A Mamba-2 state sized as Bamba and Granite 4.0 hybrid size it: ``mamba_expand x hidden_size``
+    channels in ``mamba_n_heads`` heads of ``mamba_d_head`` (``"auto"``: the even split), with
+    ``source``'s defaults for the fields the config leaves out."""
+    intermediate = view.int_or_default("mamba_expand", 2, source) * view.require_int("hidden_size")
+    heads = view.int_or_default("mamba_n_heads", 128, source)
     if view.value("mamba_d_head") in (None, "auto"):
         if intermediate % heads:
             raise ConfigFieldError(
@@ -52,11 +55,11 @@ def _bamba_mamba(view: ConfigView) -> Mechanism:
         head = view.require_int("mamba_d_head")
     return _state.mamba2(
         intermediate=intermediate,
-        n_groups=view.int_or_default("mamba_n_groups", 1, _BAMBA),
+        n_groups=view.int_or_default("mamba_n_groups", 1, source),
         num_heads=heads,
         head_dim=head,
-        state_size=view.int_or_default("mamba_d_state", 256, _BAMBA),
-        conv_kernel=view.int_or_default("mamba_d_conv", 4, _BAMBA),
+        state_size=view.int_or_default("mamba_d_state", 256, source),
+        conv_kernel=view.int_or_default("mamba_d_conv", 4, source),
     )
 
 
@@ -80,7 +83,7 @@ def bamba(view: ConfigView) -> LayerGroups:
     if "attention" in types:
         by_type["attention"] = full_attention(view)
     if "mamba" in types:
-        by_type["mamba"] = _bamba_mamba(view)
+        by_type["mamba"] = mamba2_from_expand(view, _BAMBA)
     return build(view, [by_type[t] for t in types])
 
 

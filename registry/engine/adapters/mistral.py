@@ -6,7 +6,8 @@ layer, so a non-null window bounds every layer's cache to the last ``window`` to
 (Mistral-7B-Instruct-v0.3, for one) means full attention. An absent key takes the configuration class
 default: 4096 for ``MistralConfig``, none for ``MixtralConfig``, ``Phi3Config`` and ``Starcoder2Config``
 (configuration files read at commits 001f85b38fb432858ace93f18622f07cec46d874 for Mistral and
-008e574391258935f3ecc3035c882e73bbcac419 for the other three).
+008e574391258935f3ecc3035c882e73bbcac419 for the other three). Doge (``modeling_doge.py``, transformers
+5.24.0) passes its ``sliding_window`` the same way; ``DogeConfig`` has no window by default.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ _CLASS_DEFAULT_WINDOW: dict[str, int | None] = {
     "mixtral": None,
     "phi3": None,
     "starcoder2": None,
+    "doge": None,
 }
 
 

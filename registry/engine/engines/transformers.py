@@ -85,8 +85,18 @@ class Transformers(Ideal):
 
     def window_entries(self, t: int, window: int, mechanism: Mechanism) -> tuple[int, str]:
         """``min(t, window − 1)``: ``DynamicSlidingWindowLayer.update`` keeps only the last
-        ``sliding_window − 1`` tokens (``cache_utils.py``, 4.57.6 and 5.24.0)."""
+        ``sliding_window − 1`` tokens (``cache_utils.py``, 4.57.6 and 5.24.0). A window transformers
+        applies as a mask only (GPT-Neo's local layers, ``modeling_gpt_neo.py``) caches every token."""
+        if isinstance(mechanism, SlidingWindow) and mechanism.cached_whole:
+            return t, f"t (the {number(window)}-token window is only a mask here)"
         return min(t, window - 1), f"min(t, {number(window)} − 1)"
+
+    def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+        """A window kept as a mask only (:meth:`window_entries`) grows with every token, as full attention."""
+        plan = super().sliding_window(mechanism, settings)
+        if not mechanism.cached_whole:
+            return plan
+        return GroupPlan(tuple(replace(c, part="growing", growth=c.entry_bytes) for c in plan.components))
 
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Chunked layers get a ``DynamicSlidingWindowLayer`` with ``sliding_window = attention_chunk_size``
