@@ -335,3 +335,26 @@ def test_rows_are_made_once_per_record() -> None:
     eight = entry_of(records[0])
     assert eight.per_accelerator == {"output_throughput": 1000.0}
     assert eight.latencies[("ttft", "p99")] == (0.45, "450 ms")
+
+
+def test_benchmarks_with_other_accuracy_targets_are_other_leaderboards() -> None:
+    """MLPerf's llama2-70b-99 and llama2-70b-99.9 run one model to two accuracy targets: two boards."""
+
+    def record(name: str, named: str | None) -> Benchmark:
+        provenance = PROVENANCE + (f"  benchmark: {named}\n" if named else "")
+        return Benchmark.model_validate(yaml.safe_load(benchmark(name, provenance=provenance)))
+
+    boards = Boards.of(
+        [record("f-99", "llama2-70b-99"), record("g-999", "llama2-70b-99.9"), record("h", None)]
+    )
+    assert sorted(boards.by_board) == [
+        ("models/example-llama", "", "offline"),
+        ("models/example-llama", "llama2-70b-99", "offline"),
+        ("models/example-llama", "llama2-70b-99.9", "offline"),
+    ]
+    pages = {board_page(m, s, b) for m, b, s in boards.by_board}
+    assert pages == {
+        "generated/leaderboards/example-llama/offline.md",
+        "generated/leaderboards/example-llama/llama2-70b-99/offline.md",
+        "generated/leaderboards/example-llama/llama2-70b-99.9/offline.md",
+    }

@@ -135,6 +135,7 @@ def _provenance_columns(record: Benchmark) -> Row:
         "source_commit": source.commit if source else None,
         "source_row": source.row if source else None,
         "source_run_path": source.run_path if source else None,
+        "source_benchmark": source.benchmark if source else None,
         "mlperf_round": source.round if source else None,
         "mlperf_division": source.division if source else None,
         "mlperf_availability": source.availability if source else None,

@@ -88,6 +88,11 @@ BENCHMARKS = Table(
         _c("source_commit", "VARCHAR", "The commit it was read at."),
         _c("source_row", "BIGINT", "The 1-based data row of a table (the header not counted)."),
         _c("source_run_path", "VARCHAR", "The run's folder in the source."),
+        _c(
+            "source_benchmark",
+            "VARCHAR",
+            "The benchmark as the source names it (MLPerf's llama2-70b-99 and llama2-70b-99.9 differ).",
+        ),
         _c("mlperf_round", "VARCHAR", "MLPerf round (v6.1, ...)."),
         _c("mlperf_division", "VARCHAR", "MLPerf division: closed or open."),
         _c("mlperf_availability", "VARCHAR", "MLPerf availability: available, preview or rdi."),

@@ -263,6 +263,11 @@ class Provenance(Strict):
         default=None, description="1-based data row of a table (the header not counted)."
     )
     run_path: ShortText | None = Field(default=None, description="The run's folder in the source.")
+    benchmark: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,79}$")] | None = Field(
+        default=None,
+        description="The benchmark as the source names it, e.g. MLPerf's llama2-70b-99.9: a model's "
+        "benchmarks with other accuracy targets are other benchmarks, ranked apart.",
+    )
     round: Annotated[str, Field(pattern=r"^v[0-9]{1,2}\.[0-9]{1,2}$")] | None = None
     division: Literal["closed", "open"] | None = None
     availability: Literal["available", "preview", "rdi"] | None = None

@@ -40,6 +40,9 @@ class Entry:
 
     id: str
     model: str
+    benchmark: str
+    """The benchmark as the source names it (MLPerf's ``llama2-70b-99.9``), or "" when it names none:
+    benchmarks of one model with other accuracy targets are other leaderboards."""
     scenario: str
     hardware: tuple[tuple[str, int], ...]
     accelerators: int | None
@@ -51,6 +54,16 @@ class Entry:
     system: str | None
     roofline: dict[str, Bound] = field(default_factory=dict)
     """By throughput metric: the tightest computable physical bound on the figure the row shows."""
+
+
+Board = tuple[str, str, str]
+"""A leaderboard's key: the model, the benchmark ("" when the source names none) and the scenario."""
+
+
+def board_of(record: Benchmark) -> Board:
+    """The leaderboard a benchmark record is ranked on."""
+    benchmark = record.provenance.benchmark if record.provenance else None
+    return (record.model, benchmark or "", record.scenario or NOT_STATED)
 
 
 def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
@@ -85,6 +98,7 @@ def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
     return Entry(
         id=record.id,
         model=record.model,
+        benchmark=board_of(record)[1],
         scenario=record.scenario or NOT_STATED,
         hardware=hardware,
         accelerators=count,
@@ -119,9 +133,9 @@ def precision_words(record: Benchmark) -> str:
 
 @dataclass
 class Boards:
-    """Every benchmark's row, grouped by model and scenario and by accelerator (ids sorted)."""
+    """Every benchmark's row, grouped by model, benchmark and scenario and by accelerator (ids sorted)."""
 
-    by_board: dict[tuple[str, str], list[Entry]] = field(default_factory=lambda: defaultdict(list))
+    by_board: dict[Board, list[Entry]] = field(default_factory=lambda: defaultdict(list))
     by_hardware: dict[str, list[Entry]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
@@ -130,7 +144,7 @@ class Boards:
         for record in records:
             run = results.runs.get(record.id) if results is not None else None
             row = entry_of(record, run.bounds if run is not None else ())
-            boards.by_board[(row.model, row.scenario)].append(row)
+            boards.by_board[(row.model, row.benchmark, row.scenario)].append(row)
             for hardware in dict(row.hardware):
                 boards.by_hardware[hardware].append(row)
         return boards

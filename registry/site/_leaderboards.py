@@ -24,14 +24,28 @@ from registry.site._leaderboard_rows import (
     LATENCY_NAMES,
     NOT_STATED,
     STATISTIC_ORDER,
+    Board,
     Boards,
     Entry,
+    board_of,
     entry_of,
     metric_of,
 )
 from registry.site._svg import PALETTE, Figure, linear_bar_chart
 
-__all__ = ["NOT_STATED", "Boards", "Entry", "board_page", "entry_of", "hardware_page", "pages"]
+__all__ = [
+    "NOT_STATED",
+    "Board",
+    "Boards",
+    "Entry",
+    "board_of",
+    "board_page",
+    "board_words",
+    "entry_of",
+    "hardware_page",
+    "page_of",
+    "pages",
+]
 
 BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
@@ -44,9 +58,21 @@ def model_name(context: SiteContext, model: str) -> str:
     return entry.record.name if entry and isinstance(entry.record, Model) else model
 
 
-def board_page(model: str, scenario: str) -> str:
-    """``models/x`` and ``offline`` → ``generated/leaderboards/x/offline.md``."""
-    return f"{FOLDER}/{model.split('/', 1)[1]}/{scenario}.md"
+def board_page(model: str, scenario: str, benchmark: str = "") -> str:
+    """``models/x`` and ``offline`` → ``generated/leaderboards/x/offline.md``; with the benchmark ``b``
+    named, ``generated/leaderboards/x/b/offline.md``."""
+    return f"{FOLDER}/{model.split('/', 1)[1]}/{benchmark + '/' if benchmark else ''}{scenario}.md"
+
+
+def page_of(board: Board) -> str:
+    model, benchmark, scenario = board
+    return board_page(model, scenario, benchmark)
+
+
+def board_words(board: Board) -> str:
+    """``llama2-70b-99.9, offline``: the benchmark, if named, and the scenario."""
+    _, benchmark, scenario = board
+    return f"{benchmark + ', ' if benchmark else ''}{scenario.replace('-', ' ')}"
 
 
 def hardware_page(hardware: str) -> str:
@@ -58,8 +84,8 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     """Every leaderboard page, per accelerator page and the index, as (path, Markdown)."""
     records = [e.record for e in context.index.of_kind("benchmark") if isinstance(e.record, Benchmark)]
     boards = Boards.of(records, context.results)
-    for (model, scenario), rows in boards.by_board.items():
-        yield board_page(model, scenario), render_board(context, model, scenario, rows)
+    for board, rows in boards.by_board.items():
+        yield page_of(board), render_board(context, board, rows)
     for hardware, rows in boards.by_hardware.items():
         yield hardware_page(hardware), render_hardware(context, hardware, rows)
     yield INDEX, render_index(context, boards)
@@ -191,12 +217,11 @@ def _category(context: SiteContext, row: Entry) -> str:
     return " + ".join(context.title_of(h) for h, _ in row.hardware) or "not stated"
 
 
-def render_board(context: SiteContext, model: str, scenario: str, rows: list[Entry]) -> str:
+def render_board(context: SiteContext, board: Board, rows: list[Entry]) -> str:
     """A leaderboard page: what it ranks, the chart, and the table."""
-    page = board_page(model, scenario)
+    page, (model, benchmark, scenario) = page_of(board), board
     metric = metric_of(rows)
-    model_title = model_name(context, model)
-    title = f"{model_title}, {scenario.replace('-', ' ')}"
+    title = f"{model_name(context, model)}, {board_words(board)}"
     ranks = (
         f"Ranked by {metric[0]} per accelerator ({metric[1]}): a figure stated for the whole system is "
         "divided by the accelerators the run used."
@@ -209,7 +234,8 @@ def render_board(context: SiteContext, model: str, scenario: str, rows: list[Ent
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} of ",
                 context.record_link(page, model),
-                f", scenario {scenario}. {ranks} % of roofline is the fraction of its tightest physical bound "
+                f"{', benchmark ' + benchmark if benchmark else ''}, scenario {scenario}. {ranks} ",
+                "% of roofline is the fraction of its tightest physical bound "
                 "(compute roof, memory bandwidth) the figure reaches, from the vendor's dense peaks; a dash "
                 "where none can be computed, the record's page says why. Latencies are per request, as each "
                 "record states them. ",
@@ -240,18 +266,19 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     """An accelerator's page: every benchmark on it, by model and scenario, best per accelerator first."""
     page = hardware_page(hardware)
     name = context.title_of(hardware)
-    groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    groups: dict[Board, list[Entry]] = defaultdict(list)
     for row in rows:
-        groups[(row.model, row.scenario)].append(row)
+        groups[(row.model, row.benchmark, row.scenario)].append(row)
     body = []
-    for (model, scenario), group in sorted(groups.items()):
+    for board, group in sorted(groups.items()):
+        model = board[0]
         metric = metric_of(group)
         for row in _ranked(group, metric[0] if metric else None):
             value = row.per_accelerator.get(metric[0]) if metric else None
             body.append(
                 [
                     context.record_link(page, model, model.split("/", 1)[1]),
-                    link(_paths.href(page, board_page(model, scenario)), scenario),
+                    link(_paths.href(page, page_of(board)), board_words(board)),
                     context.record_link(page, row.id, row.id.split("/", 1)[1]),
                     Cell(_figure(value, metric[1] if metric else ""), sort=value),
                     roofline_cell(row, metric[0]) if metric else Cell("—"),
@@ -292,13 +319,14 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
 def render_index(context: SiteContext, boards: Boards) -> str:
     """The leaderboards' index: one row per model and scenario, one per accelerator."""
     board_rows = []
-    for (model, scenario), rows in sorted(boards.by_board.items()):
+    for board, rows in sorted(boards.by_board.items()):
+        model = board[0]
         metric = metric_of(rows)
         best = max(row.per_accelerator.get(metric[0], 0.0) for row in rows) if metric else None
         board_rows.append(
             [
-                link(_paths.href(INDEX, board_page(model, scenario)), model_name(context, model)),
-                scenario,
+                link(_paths.href(INDEX, page_of(board)), model_name(context, model)),
+                board_words(board),
                 Cell(f"{len(rows):,}", sort=len(rows)),
                 Cell(_figure(best, metric[1]) if metric else "—", sort=best),
             ]

@@ -118,7 +118,7 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
         ],
         "; ",
     )
-    board = _leaderboards.board_page(run.model, run.scenario or _leaderboards.NOT_STATED)
+    board = _leaderboards.page_of(_leaderboards.board_of(run))
     valid = None if source is None or source.valid is None else ("VALID" if source.valid else "INVALID")
     facts = _parts.fact_table(
         [
@@ -128,6 +128,7 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
             ("Commit", element("code", source.commit) if source and source.commit else None),
             ("Row", f"data row {source.row:,}" if source and source.row else None),
             ("Run path", element("code", source.run_path) if source and source.run_path else None),
+            ("Benchmark", source.benchmark if source else None),
             ("Round", source.round if source else None),
             ("Division", source.division if source else None),
             ("Availability", source.availability if source else None),
@@ -140,7 +141,7 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
                 "Leaderboard",
                 link(
                     _paths.href(page, board),
-                    f"{run.model.split('/', 1)[1]}, {run.scenario or 'scenario not stated'}",
+                    f"{run.model.split('/', 1)[1]}, {_leaderboards.board_words(_leaderboards.board_of(run))}",
                 ),
             ),
         ]
