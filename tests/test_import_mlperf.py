@@ -16,6 +16,7 @@ from registry.authoring.importers.mlperf_table import COLUMNS, SourceError
 from registry.checker.load import load_text
 from registry.checker.pipeline import check
 from registry.cli import main
+from registry.db import build_database, run_query
 from registry.errors import RegistryError
 from tests.conftest import REPO
 
@@ -29,6 +30,10 @@ B300_OFFLINE = "benchmarks/mlperf-v6.1-example-b300-sxm-270gbx8_trt-llama2-70b-9
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """A registry holding the repository's model, hardware and engine records, and no benchmarks."""
+    return make_root(tmp_path)
+
+
+def make_root(tmp_path: Path) -> Path:
     registry = tmp_path / "registry"
     for collection in ("models", "hardware", "engines"):
         shutil.copytree(REPO / "records" / collection, registry / "records" / collection)
@@ -96,11 +101,31 @@ def test_a_row_maps_to_its_model_hardware_engine_and_figures(root: Path) -> None
         "accelerators_per_node": 8,
         "host_processor": "Intel(R) Xeon(R) Platinum 8570",
     }
-    assert record["accuracy"] == [
-        {"metric": "rouge1", "value": 44.4312},
-        {"metric": "rouge2", "value": 22.0811},
-        {"metric": "rougel", "value": 28.7202},
-        {"metric": "tokens_per_sample", "value": 284.0},
+    assert record["accuracy"] == [  # each with MLPerf's target: 99.9% of the reference (the -99.9 benchmark)
+        {
+            "metric": "rouge1",
+            "value": 44.4312,
+            "target": "99.9% of the reference 44.4312",
+            "target_value": 44.3867688,
+        },
+        {
+            "metric": "rouge2",
+            "value": 22.0811,
+            "target": "99.9% of the reference 22.0352",
+            "target_value": 22.0131648,
+        },
+        {
+            "metric": "rougel",
+            "value": 28.7202,
+            "target": "99.9% of the reference 28.6162",
+            "target_value": 28.5875838,
+        },
+        {
+            "metric": "tokens_per_sample",
+            "value": 284.0,
+            "target": "90% to 110% of the reference 294.45",
+            "target_value": 265.005,
+        },
     ]
     assert record["provenance"] == {
         "source": "mlperf",
@@ -109,6 +134,7 @@ def test_a_row_maps_to_its_model_hardware_engine_and_figures(root: Path) -> None
         "commit": COMMIT,
         "row": 1,
         "run_path": "./closed/Example/results/B300-SXM-270GBx8_TRT/llama2-70b-99.9/Offline/performance/run_1",
+        "benchmark": "llama2-70b-99.9",
         "round": "v6.1",
         "division": "closed",
         "availability": "available",
@@ -127,14 +153,31 @@ def test_units_scenarios_mixed_parts_and_cpu_systems_map_by_their_tables(root: P
         and vlm["hardware"] == "hardware/gb300"
         and vlm["hardware_count"] == 72
     )
-    assert vlm["metrics"] == [
-        {"metric": "query_throughput", "statistic": "value", "per": "system", "stated": "210.57 queries/s"}
+    assert vlm["metrics"] == [  # qwen3-vl has no token latencies: its server target is end to end
+        {
+            "metric": "query_throughput",
+            "statistic": "value",
+            "per": "system",
+            "stated": "210.57 queries/s",
+            "constraints": [{"metric": "e2e_latency", "statistic": "p99", "limit": "12000 ms"}],
+        }
     ]
     assert vlm["precision"] == {"weights": "nvfp4", "weight_formats": ["nvfp4"], "kv_cache": "fp8"}
-    assert vlm["accuracy"] == [{"metric": "unnamed", "value": 0.7871234}]
+    assert vlm["accuracy"] == [  # unnamed in the summary; the checker's only target for it names it
+        {
+            "metric": "f1_hierarchical",
+            "value": 0.7871234,
+            "target": "99% of the reference 0.7903",
+            "target_value": 0.782397,
+        }
+    ]
     assert vlm["provenance"]["availability"] == "preview"  # type: ignore[index]
     mixed = _data(root, "benchmarks/mlperf-v6.1-mixed_systems-h200x8_mi350xx8-gpt-oss-120b-interactive")
     assert "hardware" not in mixed and mixed["hardware_count"] == 16
+    assert mixed["metrics"][0]["constraints"] == [  # type: ignore[index]
+        {"metric": "ttft", "statistic": "p99", "limit": "2000 ms"},
+        {"metric": "tpot", "statistic": "p99", "limit": "15 ms"},
+    ]
     assert mixed["system"]["accelerators"] == [  # type: ignore[index]
         {"hardware": "hardware/h200", "count": 8},
         {"hardware": "hardware/mi350x", "count": 8},
@@ -146,6 +189,7 @@ def test_units_scenarios_mixed_parts_and_cpu_systems_map_by_their_tables(root: P
     ]
     assert edge["precision"] == {"weights": None, "weight_formats": ["fp8", "fp4"], "kv_cache": None}
     cpu = _data(root, "benchmarks/mlperf-v6.1-intel-1-node-2s-gnr_128c-llama3_1-8b-server")
+    assert cpu["provenance"]["benchmark"] == "llama3.1-8b"  # type: ignore[index]  # llama3_1-8b is its spelling
     assert cpu["hardware"] == "hardware/xeon-6980p-2s-intel" and cpu["hardware_count"] == 1
     assert "accelerators_per_node" not in cpu["system"]  # type: ignore[operator]
 
@@ -221,11 +265,28 @@ def test_unmappable_rows_are_listed_with_reasons_and_exit_1(
     assert f"{path}:4: accelerator_model_name 'NVIDIA H999' is not in the hardware table" in out
     assert f"{path}:5: framework 'Mystery Engine 1.0' is not in the framework table" in out
     assert (
-        f"{path}:6: weight_data_types 'BF16/F8_E4M3/U8' lists checkpoint storage types; U8 is no registry dtype"
-        in out
+        f"{path}:6: weight_data_types 'BF16/F8_E4M3/U8' lists checkpoint storage types, not formats "
+        "(U8 is no format), and no submitter config of this run" in out
     )
     assert f"{path}:7: weight_data_types 'fp3' is not in the precision table" in out
     assert list(_records(root)) == [B300_OFFLINE.split("/")[1] + ".yaml"]
+
+
+def test_storage_types_map_by_the_submitter_s_config_of_the_run(root: Path, tmp_path: Path) -> None:
+    vlm = _rows()[2] | {
+        "Organization": "Nebius",
+        "Platform": "B300-SXM-270GBx8_TRT",
+        "Scenario": "Offline",
+        "weight_data_types": "BF16/F8_E4M3/U8",
+        "Units": "Samples/s",
+    }
+    (tmp_path / "src").mkdir()
+    result = import_mlperf(root, [_write(tmp_path / "src" / "summary.csv", [vlm])], SourceOptions())
+    assert result.unmapped == [] and len(result.new) == 1
+    record = _data(root, result.new[0])
+    assert record["precision"] == {"weights": "nvfp4", "weight_formats": ["nvfp4"], "kv_cache": "fp8"}
+    config = "closed/Nebius/configs/qwen3_vl_235b_a22b/B300-SXM-270GBx8/VLLM/Offline/qwen3vl_config.yaml"
+    assert config in [source["file"] for source in record["sources"]]  # type: ignore[union-attr,index]
 
 
 def test_a_mapped_record_missing_from_the_registry_is_a_reason(root: Path) -> None:
@@ -319,3 +380,22 @@ def test_imported_records_check_clean(root: Path) -> None:
     paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
     assert len(paths) == 6
     assert check(root, paths).diagnostics == []
+
+
+def test_the_database_tells_a_benchmark_s_accuracy_target_apart(tmp_path: Path) -> None:
+    root = tmp_path / "registry"
+    shutil.copytree(REPO / "records", root / "records")
+    import_mlperf(root, [SUMMARY], SourceOptions())
+    build_database(root, tmp_path / "registry.duckdb")
+    sql = (
+        "SELECT source_benchmark FROM benchmarks "
+        "WHERE source_repository = 'example/inference_results_v6.1' ORDER BY source_benchmark"
+    )
+    rows = run_query(tmp_path / "registry.duckdb", sql).rows
+    assert [row[0] for row in rows] == [
+        "gpt-oss-120b",
+        "llama2-70b-99.9",
+        "llama3.1-8b",
+        "llama3.1-8b-edge",
+        "qwen3-vl-235b-a22b",
+    ]

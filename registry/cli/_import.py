@@ -24,8 +24,22 @@ Where the file was published (repository, path, commit) goes into each record's 
 the options, or keep a README.md beside the file with the lines '- Source repository: `owner/name`',
 '- Source path: `summary.csv`' and '- Commit read: `<sha>`'.
 
+Each record carries MLPerf's own rules for its benchmark and scenario, from the submission checker
+(mlcommons/inference, cited in the record): the TTFT and TPOT targets (99th percentile) of Server and
+Interactive runs, or the end-to-end target of qwen3-vl-235b-a22b, as constraints of its result; and
+each accuracy score's target. The benchmark keeps its accuracy suffix (llama2-70b-99 and -99.9 are two
+benchmarks, ranked apart).
+
+With --results DIR, a results tree laid out as the round's repository (closed/<submitter>/results/...),
+each row's run folder (its Location) is looked up under DIR: where it holds an mlperf_log_summary.txt, the
+record also gets the run's TTFT, TPOT and end-to-end latency statistics (mean, median, p90, p95, p99,
+p99.9, min, max, in ms) and its VALID/INVALID verdict, and cites the file. A log of another scenario, or
+with other latency targets than the benchmark's, makes its row unmappable (listed). Where the tree is
+published comes from --results-repository and --results-commit, or a README.md at its top.
+
 Every file is read and checked before anything is written: a malformed row, a wrong header, a Result
-that is not a number or a file of another tool is reported as FILE:LINE and nothing changes.
+that is not a number, a file of another tool or a malformed log summary is reported as FILE:LINE and
+nothing changes.
 
 SOURCE vllm-bench reads the JSON that 'vllm bench serve --save-result' writes (one run a file, or one
 a line with --append-result);
@@ -53,6 +67,7 @@ examples:
   registry import mlperf data/mlperf-inference-v6.1/summary.csv
   registry import mlperf summary.csv --repository mlcommons/inference_results_v6.1 \\
       --commit 7bf15fd8089655a71fb75c81a744d7ba5a632424
+  registry import mlperf summary.csv --results inference_results_v6.1
 
   registry import vllm-bench result.json --model models/llama-3.1-8b --hardware hardware/h100-sxm \\
       --count 1 --engine-version 0.11.0 --prefix-cache cold --url https://example.org/result.json
@@ -81,6 +96,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--file", metavar="PATH", help="the files' path in that repository (default: README.md)"
+    )
+    parser.add_argument(
+        "--results",
+        metavar="DIR",
+        type=Path,
+        help="mlperf: a results tree to read the runs' log summaries from",
+    )
+    parser.add_argument(
+        "--results-repository",
+        metavar="OWNER/NAME",
+        help="mlperf: the repository of --results (default: its README.md)",
+    )
+    parser.add_argument(
+        "--results-commit",
+        metavar="SHA",
+        help="mlperf: the commit --results was read at (default: its README.md)",
     )
 
     bench = parser.add_argument_group("vllm-bench and sglang-bench")
@@ -112,15 +143,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.source != "mlperf":
         return _run_bench(args)
-    from registry.authoring.importers.mlperf import SourceOptions, import_mlperf  # lazy
+    from registry.authoring.importers.mlperf import ResultsOptions, SourceOptions, import_mlperf  # lazy
 
     options = SourceOptions(args.repository, args.commit, args.file)
-    result = import_mlperf(registry_root(args), list(args.files), options)
+    results = (
+        ResultsOptions(args.results, args.results_repository, args.results_commit) if args.results else None
+    )
+    result = import_mlperf(registry_root(args), list(args.files), options, results)
     llm = len(result.new) + len(result.changed) + len(result.unchanged) + len(result.unmapped)
     skipped = ", ".join(f"{model} {count}" for model, count in sorted(result.skipped.items()))
     lines = [
         f"read {result.rows} rows: {llm} LLM rows, {result.skipped.total()} skipped (not LLM: {skipped or 'none'})"
     ]
+    if results:
+        lines.append(f"run log summaries read under {results.folder}: {result.logs}")
     lines.append(
         f"records: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     )
@@ -137,9 +173,9 @@ def _run_bench(args: argparse.Namespace) -> int:
     from registry.authoring.importers.bench import import_bench  # lazy
     from registry.authoring.importers.bench_record import BenchOptions  # lazy
 
-    if args.repository or args.commit or args.file:
+    if args.repository or args.commit or args.file or args.results:
         raise RegistryError(
-            "--repository, --commit and --file describe an mlperf summary; cite a run with --url"
+            "--repository, --commit, --file and --results describe an mlperf summary; cite a run with --url"
         )
     if not args.model:
         raise RegistryError(f"registry import {args.source} needs --model: the model record the run served")

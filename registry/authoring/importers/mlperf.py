@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from registry.authoring.importers import mlperf_maps as maps
+from registry.authoring.importers.mlperf_log import FILE_NAME, read_log
 from registry.authoring.importers.mlperf_record import (
     MAX_SLUG,
     Mapped,
+    RunFile,
     Source,
     Unmappable,
     base_slug,
@@ -51,6 +53,17 @@ class SourceOptions:
 
 
 @dataclass(frozen=True)
+class ResultsOptions:
+    """A results tree (``closed/<submitter>/results/...``) whose runs' ``mlperf_log_summary.txt`` files
+    the import reads where a row's ``Location`` finds one; where it is published comes from these fields,
+    else from the README.md at its top (``- Source repository:`` and ``- Commit read:``)."""
+
+    folder: Path
+    repository: str | None = None
+    commit: str | None = None
+
+
+@dataclass(frozen=True)
 class Unmapped:
     """An LLM row with no record to map to, and why."""
 
@@ -63,6 +76,7 @@ class ImportResult(Written):
     """What an import found and did, for the command to report."""
 
     rows: int = 0
+    logs: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
 
@@ -107,9 +121,39 @@ def _ids(rows: list[SummaryRow]) -> dict[tuple[str, ...], str]:
     return ids
 
 
-def plan_import(root: Path, paths: list[Path], options: SourceOptions) -> tuple[ImportResult, list[Mapped]]:
-    """Read, check and map every row of every file; nothing is written."""
+def _results_source(results: ResultsOptions) -> tuple[str, str]:
+    """The repository and commit of a results tree: the options, else the README.md at its top."""
+    if not results.folder.is_dir():
+        raise RegistryError(f"{results.folder}: --results names no folder")
+    try:
+        found = source_of(results.folder / FILE_NAME, SourceOptions(results.repository, results.commit, "."))
+    except RegistryError:
+        raise RegistryError(
+            f"{results.folder}: where the results tree was published is not known or not a commit: pass "
+            f"--results-repository and --results-commit, or keep a {README} at its top that names them"
+        ) from None
+    return found.repository, found.commit
+
+
+def _run_file(results: ResultsOptions, published: tuple[str, str], row: SummaryRow) -> RunFile | None:
+    """The run's log summary under the results tree, read, or None when the tree has none for the row."""
+    location = PurePosixPath(row["Location"])
+    if location.is_absolute() or ".." in location.parts:
+        raise SourceError(f"{row.where}: Location {row['Location']!r} leaves the results tree")
+    relative = PurePosixPath(*location.parts) / FILE_NAME
+    path = results.folder.joinpath(*relative.parts)
+    if not path.is_file():
+        return None
+    return RunFile(read_log(path), published[0], published[1], str(relative))
+
+
+def plan_import(
+    root: Path, paths: list[Path], options: SourceOptions, results: ResultsOptions | None = None
+) -> tuple[ImportResult, list[Mapped]]:
+    """Read, check and map every row of every file (and of each row's run log, with ``results``);
+    nothing is written."""
     result = ImportResult()
+    published = _results_source(results) if results else None
     read = [(read_summary(path), source_of(path, options)) for path in paths]
     llm = [(row, source) for rows, source in read for row in rows if row["Model"] in maps.LLM_MODELS]
     result.rows = sum(len(rows) for rows, _ in read)
@@ -119,8 +163,10 @@ def plan_import(root: Path, paths: list[Path], options: SourceOptions) -> tuple[
     ids = _ids([row for row, _ in llm])
     mapped: dict[str, Mapped] = {}
     for row, source in llm:
+        run = _run_file(results, published, row) if results and published else None
+        result.logs += run is not None
         try:
-            record = map_row(root, row, source, ids[id_key(row)])
+            record = map_row(root, row, source, ids[id_key(row)], run)
         except Unmappable as reason:
             result.unmapped.append(Unmapped(row.where, str(reason)))
             continue
@@ -133,10 +179,13 @@ def plan_import(root: Path, paths: list[Path], options: SourceOptions) -> tuple[
     return result, list(mapped.values())
 
 
-def import_mlperf(root: Path, paths: list[Path], options: SourceOptions) -> ImportResult:
+def import_mlperf(
+    root: Path, paths: list[Path], options: SourceOptions, results: ResultsOptions | None = None
+) -> ImportResult:
     """Import the summaries at ``paths`` into the registry at ``root``: every record whose text changed is
-    written (atomically, one file at a time), after every row and record has been checked."""
-    result, mapped = plan_import(root, paths, options)
+    written (atomically, one file at a time), after every row and record (and every run log read under
+    ``results``) has been checked."""
+    result, mapped = plan_import(root, paths, options, results)
     planned = [Planned(record.id, record.fields, record.comments) for record in mapped]
     write_records(root, planned, result)
     return result

@@ -24,6 +24,14 @@ LLM_MODELS = {
 the registry has no record of that checkpoint yet). Every other ``Model`` is not an LLM benchmark and is
 skipped, counted in the import's summary."""
 
+NO_MODEL_RECORD = {
+    "qwen3.6-27b": (
+        " (no config.json of Qwen3.6-27B at a revision was found in the stored sources, and its model_type"
+        " qwen3_5 has no adapter yet)"
+    ),
+}
+"""Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
+
 HARDWARE = {
     "NVIDIA B300-SXM-270GB": "hardware/b300",
     "Nvidia B300-SXM-270GB": "hardware/b300",
@@ -214,9 +222,45 @@ PRECISIONS = {
 }
 """``weight_data_types`` as written -> the registry's dtypes."""
 
+SUBMITTER_FILES = ("intel-ai-tce/inference_results_v6.1", "5174fca85775b97127da8e3ff07f1bb776880fc4")
+"""The repository and commit the submitters' own files below were read at: a public fork of
+mlcommons/inference_results_v6.1 that holds each submission's code, configs and run logs."""
+
+_Q3VL_NVFP4 = (
+    "nvidia/Qwen3-VL-235B-A22B-Instruct-NVFP4-MLPerf-Inference-Closed-V6.1-FP8-KV",
+    Formats(("nvfp4",), kv_cache="fp8"),
+)
+
+
+@dataclass(frozen=True)
+class SubmitterPrecision:
+    """A run whose ``weight_data_types`` lists checkpoint storage types (``BF16/F8_E4M3/U8``) rather than
+    formats, and the submitter's config for that run, which names the checkpoint it served: the formats
+    are the ones that checkpoint's name states."""
+
+    file: str
+    checkpoint: str
+    formats: Formats
+
+
+SUBMITTER_PRECISIONS = {
+    (org, platform, "qwen3-vl-235b-a22b", scenario): SubmitterPrecision(
+        f"closed/{org}/configs/qwen3_vl_235b_a22b/{folder}/VLLM/{scenario}/qwen3vl_config.yaml", *_Q3VL_NVFP4
+    )
+    for org, platform, folder in (
+        ("Nebius", "B300-SXM-270GBx8_TRT", "B300-SXM-270GBx8"),
+        ("Supermicro", "SYS-822GS-NB3RT", "SYS-822GS-NB3RT"),
+    )
+    for scenario in ("Offline", "Server")
+}
+"""(``Organization``, ``Platform``, ``Model``, ``Scenario``) -> the submitter's config of that run. Each
+file's ``MODEL_REPO_ID`` is the checkpoint named here; read in the fork at :data:`SUBMITTER_FILES`."""
+
 REFUSED_PRECISIONS = {
-    "BF16/F32/F8_E4M3/U8": "lists checkpoint storage types; U8 is no registry dtype, and which format it packs is not said",
-    "BF16/F8_E4M3/U8": "lists checkpoint storage types; U8 is no registry dtype, and which format it packs is not said",
+    "BF16/F32/F8_E4M3/U8": "lists checkpoint storage types, not formats (U8 is no format), and no submitter "
+    "config of this run in SUBMITTER_PRECISIONS names its checkpoint",
+    "BF16/F8_E4M3/U8": "lists checkpoint storage types, not formats (U8 is no format), and no submitter "
+    "config of this run in SUBMITTER_PRECISIONS names its checkpoint",
 }
 """Spellings left out of :data:`PRECISIONS` on purpose, with the reason their rows are not imported."""
 

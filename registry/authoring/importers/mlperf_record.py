@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.importers import mlperf_maps as maps
+from registry.authoring.importers import mlperf_rules as rules
+from registry.authoring.importers.mlperf_log import SERVER_STYLE, RunLog, log_metrics, milliseconds, runs_as
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
 
 MAX_SLUG = 100
@@ -86,8 +88,9 @@ def _need(root: Path, record_id: str, what: str) -> str:
 def _model(root: Path, row: SummaryRow) -> str:
     model = maps.LLM_MODELS[row["Model"]]
     if model is None:
+        why = maps.NO_MODEL_RECORD.get(row["Model"], "")
         raise Unmappable(
-            f"Model {row['Model']!r}: the registry has no model record of the checkpoint it runs"
+            f"Model {row['Model']!r}: the registry has no model record of the checkpoint it runs{why}"
         )
     return _need(root, model, f"Model {row['Model']!r}")
 
@@ -128,9 +131,16 @@ def _engine(root: Path, row: SummaryRow) -> str | None:
     return None if engine is None else _need(root, engine, f"framework {row['framework']!r}")
 
 
+def _submitter_precision(row: SummaryRow) -> maps.SubmitterPrecision | None:
+    return maps.SUBMITTER_PRECISIONS.get(
+        (row["Organization"], row["Platform"], row["Model"], row["Scenario"])
+    )
+
+
 def _precision(row: SummaryRow) -> dict[str, Any]:
-    formats = maps.PRECISIONS.get(row["weight_data_types"])
-    if row["weight_data_types"] in maps.REFUSED_PRECISIONS:
+    submitter = _submitter_precision(row)
+    formats = submitter.formats if submitter else maps.PRECISIONS.get(row["weight_data_types"])
+    if submitter is None and row["weight_data_types"] in maps.REFUSED_PRECISIONS:
         reason = maps.REFUSED_PRECISIONS[row["weight_data_types"]]
         raise Unmappable(f"weight_data_types {row['weight_data_types']!r} {reason}")
     if formats is None:
@@ -149,7 +159,17 @@ def _metric(row: SummaryRow, scenario: str) -> dict[str, Any]:
     units = row["Units"]
     if units in maps.THROUGHPUT_UNITS:
         metric, unit = maps.THROUGHPUT_UNITS[units]
-        return {"metric": metric, "statistic": "value", "per": "system", "stated": f"{row['Result']} {unit}"}
+        limits = rules.limits(rules.benchmark_of(row["Model"]), scenario)
+        constraints = [
+            {"metric": m.metric, "statistic": m.statistic, "limit": f"{m.limit_ms} ms"} for m in limits
+        ]
+        figure = {
+            "metric": metric,
+            "statistic": "value",
+            "per": "system",
+            "stated": f"{row['Result']} {unit}",
+        }
+        return figure | ({"constraints": constraints} if constraints else {})
     if units in maps.LATENCY_UNITS and scenario in maps.LATENCY_STATISTICS:
         statistic = maps.LATENCY_STATISTICS[scenario]
         stated = f"{row['Result']} {maps.LATENCY_UNITS[units]}"
@@ -207,6 +227,7 @@ def _provenance(row: SummaryRow, source: Source) -> dict[str, Any]:
         "commit": source.commit,
         "row": row.row,
         "run_path": row["Location"],
+        "benchmark": rules.benchmark_of(row["Model"]),
         "round": row["version"],
         "division": division,
         "availability": availability,
@@ -226,16 +247,35 @@ _NO_ENGINE_NOTE = ("The framework names no serving engine the registry records; 
 _UNNAMED_NOTE = ("The summary gives the score without naming its metric.",)
 
 
-def map_row(root: Path, row: SummaryRow, source: Source, record_id: str) -> Mapped:
-    """The record of one LLM row, or :class:`Unmappable`; accuracy text that does not parse is bad input
-    (:class:`SourceError`)."""
-    scores = accuracy(row)
+@dataclass(frozen=True)
+class RunFile:
+    """A run's own log summary, read, and where it is published (repository, commit, path in it)."""
+
+    log: RunLog
+    repository: str
+    commit: str
+    path: str
+
+
+def map_row(
+    root: Path, row: SummaryRow, source: Source, record_id: str, run: RunFile | None = None
+) -> Mapped:
+    """The record of one LLM row (with its run's log summary, where one was read), or
+    :class:`Unmappable`; accuracy text that does not parse is bad input (:class:`SourceError`)."""
     scenario = maps.SCENARIOS.get(row["Scenario"].lower())
     if scenario is None:
         raise Unmappable(f"Scenario {row['Scenario']!r} is not in the scenario table")
+    benchmark = rules.benchmark_of(row["Model"])
+    scores, named = rules.with_targets(accuracy(row), benchmark, scenario)
     model = _model(root, row)
     hardware, parts, count = _hardware(root, row)
     engine = _engine(root, row)
+    metrics = [_metric(row, scenario)]
+    provenance = _provenance(row, source)
+    if run is not None:
+        _check_run(run, scenario, benchmark)
+        metrics += log_metrics(run.log, scenario)
+        provenance["valid"] = run.log.valid
     fields: dict[str, Any] = {
         "schema_version": 2,
         "id": record_id,
@@ -256,10 +296,12 @@ def map_row(root: Path, row: SummaryRow, source: Source, record_id: str) -> Mapp
         "workload": {"description": _workload(row)},
         "scenario": scenario,
         "system": _system(row, parts),
-        "metrics": [_metric(row, scenario)],
+        "metrics": metrics,
         "accuracy": scores,
-        "provenance": _provenance(row, source),
-        "sources": [_citation(row, source)],
+        "provenance": provenance,
+        "sources": _sources(
+            row, source, run, ruled=bool(rules.limits(benchmark, scenario)) or _targeted(scores)
+        ),
         "related": [
             model,
             *([hardware] if hardware else [p["hardware"] for p in parts]),
@@ -267,14 +309,93 @@ def map_row(root: Path, row: SummaryRow, source: Source, record_id: str) -> Mapp
         ],
         "tags": ["mlperf"],
     }
+    return Mapped(record_id, row, fields, _comments(row, engine, scores, named, run))
+
+
+def _targeted(scores: list[dict[str, Any]]) -> bool:
+    return any("target" in score for score in scores)
+
+
+def _check_run(run: RunFile, scenario: str, benchmark: str) -> None:
+    """A run's log must be of the row's scenario and state the benchmark's own latency targets."""
+    log = run.log
+    if not runs_as(log.scenario, scenario):
+        raise Unmappable(f"{log.path}: the log's scenario {log.scenario!r} is not the row's {scenario!r}")
+    if scenario not in SERVER_STYLE:
+        return
+    for limit in rules.limits(benchmark, scenario):
+        stated = log.targets.get(limit.metric)
+        if stated is not None and stated != limit.limit_ms * 10**6:
+            raise Unmappable(
+                f"{log.path}: the log's {limit.metric} target {milliseconds(stated)} is not "
+                f"{benchmark}'s {limit.limit_ms} ms in the submission checker"
+            )
+
+
+def _comments(
+    row: SummaryRow, engine: str | None, scores: list[dict[str, Any]], named: bool, run: RunFile | None
+) -> dict[str, tuple[str, ...]]:
+    submitter = _submitter_precision(row)
     comments = {
         "workload": _CONTEXT_NOTE,
         "prefix_cache": _PREFIX_NOTE,
         "engine_version": _ENGINE_NOTE,
         "layout": () if engine else _NO_ENGINE_NOTE,
-        "accuracy": _UNNAMED_NOTE if scores[0]["metric"] == "unnamed" else (),
+        "precision": _submitter_note(row, submitter) if submitter else (),
+        "metrics": _LOG_NOTE if run else (),
+        "accuracy": (_NAMED_NOTE if named else _UNNAMED_NOTE if scores[0]["metric"] == "unnamed" else ())
+        + (_TARGET_NOTE if _targeted(scores) else ()),
     }
-    return Mapped(record_id, row, fields, {k: v for k, v in comments.items() if v})
+    return {k: v for k, v in comments.items() if v}
+
+
+_NAMED_NOTE = (
+    "The summary gives the score without naming its metric; the submission checker's only accuracy",
+    "target for this benchmark names it.",
+)
+_TARGET_NOTE = (
+    "Targets: the submission checker's accuracy-target (sources); target_value is the least that passes.",
+)
+_LOG_NOTE = (
+    "After the summary's result: the run log's latency statistics, in ns there and in ms here (the",
+    "decimal point moved); its 97th percentiles have no statistic name here and are left out.",
+)
+
+
+def _submitter_note(row: SummaryRow, submitter: maps.SubmitterPrecision) -> tuple[str, ...]:
+    return (
+        f"weight_data_types {row['weight_data_types']!r} lists the checkpoint's storage types; the",
+        f"submitter's config of this run (sources) serves {submitter.checkpoint},",
+        "whose name states NVFP4 weights and an FP8 KV cache.",
+    )
+
+
+def _sources(row: SummaryRow, source: Source, run: RunFile | None, *, ruled: bool) -> list[dict[str, Any]]:
+    """The summary's row, then the run's log, the submitter's config and the checker's rules where used."""
+    found = [_citation(row, source)]
+    if run is not None:
+        found.append(
+            {
+                "title": f"MLPerf Inference {row['version']} run log summary",
+                "url": f"https://github.com/{run.repository}/blob/{run.commit}/{run.path}",
+                "publisher": "MLCommons",
+                "file": run.path,
+                "revision": run.commit,
+            }
+        )
+    submitter = _submitter_precision(row)
+    if submitter is not None:
+        repository, commit = maps.SUBMITTER_FILES
+        found.append(
+            {
+                "title": f"{row['Organization']}'s MLPerf Inference {row['version']} config of this run",
+                "url": f"https://github.com/{repository}/blob/{commit}/{submitter.file}",
+                "file": submitter.file,
+                "revision": commit,
+                "section": "MODEL_REPO_ID",
+            }
+        )
+    return found + ([dict(rules.CITATION)] if ruled else [])
 
 
 def _title(row: SummaryRow) -> str:
