@@ -151,63 +151,80 @@ def _weight_bytes(run: RunFacts) -> tuple[Fraction, str, str] | str:
     )
 
 
+def _bandwidth_reason(run: RunFacts, in_flight: int | None) -> str | None:
+    """Why the bandwidth bound cannot be computed, or None."""
+    bandwidth = system_bandwidth(run)
+    weights = None if _active(run) else _weight_bytes(run)
+    if run.speculative and run.draft_tokens is None:
+        speculation: str | None = (
+            "speculative decoding without 'draft_tokens': a step may yield any number of tokens"
+        )
+    else:
+        speculation = None
+    return (
+        _active(run)
+        or (bandwidth if isinstance(bandwidth, str) else None)
+        or (weights if isinstance(weights, str) else None)
+        or (None if in_flight else "the run states no concurrency (sequences in flight)")
+        or speculation
+    )
+
+
+def _step(run: RunFacts, in_flight: int) -> tuple[Fraction, list[str], tuple[tuple[str, str], ...], str]:
+    """The least time of one decode step with ``in_flight`` sequences, its lines, its inputs and the
+    weight format; the caller has checked :func:`_bandwidth_reason`."""
+    weights, bandwidth = _weight_bytes(run), system_bandwidth(run)
+    assert isinstance(weights, tuple) and isinstance(bandwidth, tuple)
+    (weight_bytes, weight_line, fmt), (per_second, bandwidth_line) = weights, bandwidth
+    cache = run.kv_bytes or Fraction(0)
+    sequences = in_flight if run.prefix_cache == "none" else 1
+    if run.kv_bytes is None:
+        cache_line = f"KV cache read per step: not counted ({run.kv_reason or 'not computable'})"
+    else:
+        shared = "" if sequences == in_flight else " (a prefix cache may share it: counted once)"
+        at = count(run.input_tokens or 0)
+        cache_line = f"KV cache read per step: {sequences} × {si(cache, 'B')} at {at} tokens{shared}"
+    step_bytes = weight_bytes + sequences * cache
+    step = step_bytes / per_second
+    lines = [
+        weight_line,
+        cache_line,
+        bandwidth_line,
+        f"step: {si(step_bytes, 'B')} / {si(per_second, 'B/s')} = {seconds(step)}",
+    ]
+    inputs = (
+        ("weight bytes", si(weight_bytes, "B")),
+        ("KV cache per sequence", "not counted" if run.kv_bytes is None else si(cache, "B")),
+        ("sequences in flight", str(in_flight)),
+        ("bandwidth", si(per_second, "B/s")),
+    )
+    return step, lines, inputs, fmt
+
+
 def bandwidth_roof(run: RunFacts, figure: Figure) -> Bound:
     """The TPOT / ITL floor, or the output-rate ceiling, from memory bandwidth."""
     subject = subject_of(figure)
     side: Side = "floor" if figure.metric in STEP_LATENCIES else "ceiling"
     unit = "s" if side == "floor" else "tok/s"
     in_flight = 1 if figure.metric in STEP_LATENCIES or figure.per == "request" else run.concurrency
-    bandwidth = system_bandwidth(run)
-    weights = None if _active(run) else _weight_bytes(run)
-    reason = (
-        _active(run)
-        or (bandwidth if isinstance(bandwidth, str) else None)
-        or (weights if isinstance(weights, str) else None)
-        or (None if in_flight else "the run states no concurrency (sequences in flight)")
-        or (
-            "speculative decoding without 'draft_tokens': a step may yield any number of tokens"
-            if run.speculative and run.draft_tokens is None
-            else None
-        )
-    )
-    if reason is not None or isinstance(bandwidth, str) or not isinstance(weights, tuple) or not in_flight:
+    reason = _bandwidth_reason(run, in_flight)
+    if reason is not None or not in_flight:
         return not_computable("bandwidth-roof", figure, subject, side, unit, reason or "")
-    weight_bytes, weight_line, fmt = weights
-    per_second, bandwidth_line = bandwidth
-    lines = [weight_line]
-    cache = run.kv_bytes or Fraction(0)
-    sequences = in_flight if run.prefix_cache == "none" else 1
-    if run.kv_bytes is None:
-        lines.append(f"KV cache read per step: not counted ({run.kv_reason or 'not computable'})")
-    else:
-        shared = "" if sequences == in_flight else " (a prefix cache may share it: counted once)"
-        lines.append(
-            f"KV cache read per step: {sequences} × {si(cache, 'B')} at {count(run.input_tokens or 0)} tokens{shared}"
-        )
-    step_bytes = weight_bytes + sequences * cache
-    lines.append(bandwidth_line)
-    step = step_bytes / per_second
-    lines.append(f"step: {si(step_bytes, 'B')} / {si(per_second, 'B/s')} = {seconds(step)}")
+    step, lines, inputs, fmt = _step(run, in_flight)
     tokens = 1 + (run.draft_tokens or 0) if run.speculative else 1
+    per_step = f"{tokens} token{'s' if tokens > 1 else ''} per step"
+    speculation = () if run.speculative else (UNSTATED_SPECULATION,)
     if side == "floor":
         limit = step / tokens
-        lines.append(
-            f"floor: {seconds(step)} / {tokens} token{'s' if tokens > 1 else ''} per step = {seconds(limit)}"
-        )
-        slips: tuple[Slip, ...] = (MILLI, *(() if run.speculative else (UNSTATED_SPECULATION,)))
+        lines.append(f"floor: {seconds(step)} / {per_step} = {seconds(limit)}")
+        slips: tuple[Slip, ...] = (MILLI, *speculation)
     else:
         system = in_flight * tokens / step
-        lines.append(
-            f"roof: {in_flight} in flight × {tokens} token{'s' if tokens > 1 else ''} per step / {seconds(step)} = {rate(system)}"
-        )
+        lines.append(f"roof: {in_flight} in flight × {per_step} / {seconds(step)} = {rate(system)}")
         limit, per_line = _per_figure(run, figure, system)
         lines.extend([per_line] if per_line else [])
-        slips = (
-            *_per_accelerator_slip(run, figure),
-            THOUSAND,
-            *(() if run.speculative else (UNSTATED_SPECULATION,)),
-        )
-    what = f"the memory-bandwidth {'floor' if side == 'floor' else 'roof'} of {describe_system(run)} with {fmt} weights"
+        slips = (*_per_accelerator_slip(run, figure), THOUSAND, *speculation)
+    what = f"the memory-bandwidth {side if side == 'floor' else 'roof'} of {describe_system(run)} with {fmt} weights"
     return Bound(
         "bandwidth-roof",
         figure.position,
@@ -219,13 +236,7 @@ def bandwidth_roof(run: RunFacts, figure: Figure) -> Bound:
         limit,
         PHYSICS_TOLERANCE,
         what,
-        inputs=(
-            ("weight bytes", si(weight_bytes, "B")),
-            ("KV cache per sequence", "not counted" if run.kv_bytes is None else si(cache, "B")),
-            ("sequences in flight", str(in_flight)),
-            ("tokens per step", str(tokens)),
-            ("bandwidth", si(per_second, "B/s")),
-        ),
+        inputs=(*inputs, ("tokens per step", str(tokens))),
         trace=tuple(lines),
         slips=slips,
     )
