@@ -155,8 +155,11 @@ def _gives(verdict: ClaimVerdict) -> str:
 
 
 def _what_gives(candidate: Candidate) -> str:
-    """``v-head-at-k-size gives (the V heads counted at the K head size)``."""
+    """``v-head-at-k-size gives (the V heads counted at the K head size)``; for two mistakes made
+    together, ``a and b give together (...)``."""
     where = f" in {candidate.applied_to}" if candidate.applied_to else ""
+    if candidate.parts:
+        return f"{' and '.join(candidate.parts)} give together{where} ({candidate.description})"
     return f"{candidate.name} gives{where} ({candidate.description})"
 
 

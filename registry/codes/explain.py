@@ -44,6 +44,12 @@ def render_rule(rule: Rule) -> str:
         "",
         f"What to do: {rule.fix}",
     ]
+    if rule.listed:
+        lines += ["", f"{rule.listed_title}:"]
+        for item in rule.listed:
+            lines.append(f"  {item.name}: {item.description}")
+            if item.url:
+                lines.append(f"    seen in {item.seen_in} ({item.url}): {item.wrote}")
     output = expected_output(rule)
     if output:
         lines += ["", "Example output:", *[f"  {line}" for line in output.splitlines()]]

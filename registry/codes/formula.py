@@ -6,8 +6,11 @@ belongs) is already refused by the schema stage, before any arithmetic.
 
 from __future__ import annotations
 
-from registry.codes.rule import Rule, family
+from dataclasses import replace
+
+from registry.codes.rule import Listed, Rule, family
 from registry.diagnostics import Severity
+from registry.engine.misapply import CATALOGUE, SEEN_PAIRS
 
 _rule = family("formula")
 
@@ -19,9 +22,42 @@ CLAIM_MISMATCH = _rule(
     "Published cache figures go wrong in a few recurring ways (the GQA formula on an MLA model, K and V "
     "counted once, GB written as GiB, a window ignored). The engine recomputes every number exactly; a "
     "stated value agrees when it rounds to the exact value at the precision it is written with. The "
-    "message names the catalogued mistake that yields the stated number when one does, else the nearest.",
+    "message names the catalogued mistake that yields the stated number when one does, else two of them "
+    "made together (the latent counted as K and V and its RoPE key dropped), else the nearest.",
     "state the figure the geometry gives (the hint shows it and its derivation), or correct the claim's "
     "quantity, variant, context or dtype if the number meant something else",
+)
+
+
+def _catalogue() -> tuple[Listed, ...]:
+    """Every catalogued mistake, then every pair of them seen made together, each with where it was
+    made in public when that is known."""
+    singles = tuple(
+        Listed(
+            m.name,
+            m.description,
+            *((m.seen_in.title, m.seen_in.url, m.seen_in.wrote) if m.seen_in else ()),
+        )
+        for m in CATALOGUE
+    )
+    by_name = {m.name: m for m in CATALOGUE}
+    pairs = tuple(
+        Listed(
+            " + ".join(names),
+            ", and ".join(by_name[name].description for name in names),
+            seen.title,
+            seen.url,
+            seen.wrote,
+        )
+        for names, seen in SEEN_PAIRS
+    )
+    return singles + pairs
+
+
+CLAIM_MISMATCH = replace(
+    CLAIM_MISMATCH,
+    listed_title="The mistakes it names, and where they were made",
+    listed=_catalogue(),
 )
 FORMULA_MISMATCH = _rule(
     "F002",

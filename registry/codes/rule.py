@@ -20,12 +20,25 @@ def bounded(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class Listed:
+    """One item a rule's page lists beside its explanation (F001 lists every catalogued mistake it can
+    name): its name, what it is, and where it was made in public, when that is known."""
+
+    name: str
+    description: str
+    seen_in: str = ""
+    url: str = ""
+    wrote: str = ""
+
+
+@dataclass(frozen=True)
 class Rule:
     """One diagnostic code and its explain page (``registry rule CODE``).
 
     ``example`` names the code's example inside this package's data (``examples/<CODE>``): a small
     registry that produces exactly this code and what ``registry check`` prints for it. The golden tests
-    check it, so every explain page's example is a test.
+    check it, so every explain page's example is a test. ``listed`` is what the page lists under
+    ``listed_title``, generated from the code the rule reports on, so the page cannot drift from it.
     """
 
     code: str
@@ -36,6 +49,8 @@ class Rule:
     why: str
     fix: str
     example: str
+    listed_title: str = ""
+    listed: tuple[Listed, ...] = ()
 
     def diagnostic(
         self, path: str, line: int, column: int, message: str, hint: str = "", pointer: str = ""

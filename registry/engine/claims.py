@@ -25,7 +25,7 @@ from functools import lru_cache
 from registry.engine.dtypes import get_dtype
 from registry.engine.expr import ExpressionError, evaluate_node, parse, render
 from registry.engine.layers import LayerGroups
-from registry.engine.misapply import BY_NAME, Candidate, Side, Situation, candidates, explain
+from registry.engine.misapply import BY_NAME, Candidate, Side, Situation, explain_situation
 from registry.engine.units import Dimension, Quantity, QuantityError, parse_quantity
 from registry.engine.variants import (
     ByteQuantity,
@@ -281,10 +281,9 @@ def _check_claim(
 
 def _explained(verdict: ClaimVerdict, situation: Situation, exact: Fraction) -> ClaimVerdict:
     """Name the mistake behind a disagreeing value: a catalogued misapplication the stated value admits,
-    else an arithmetic slip when the author's own formula gives the engine's value; and the mistake the
+    else two of them made together, else an arithmetic slip when the author's own formula gives the engine's value; and the mistake the
     formula itself embodies, when its value is a catalogued one."""
-    found = candidates(situation, exact)
-    explanation = explain(situation.stated, found)
+    found, explanation = explain_situation(situation, exact)
     formula = verdict.formula
     if formula is not None and formula.value is not None and formula.value != exact:
         embodied = next((c for c in found if c.value == formula.value), None)

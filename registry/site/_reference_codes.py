@@ -51,6 +51,16 @@ def render_code_page(rule: Rule) -> str:
         element("h2", "What to do"),
         element("p", rule.fix),
     ]
+    if rule.listed:
+        rows = [
+            [
+                element("code", item.name),
+                item.description,
+                join([link(item.url, item.seen_in), ": ", item.wrote]) if item.url else "",
+            ]
+            for item in rule.listed
+        ]
+        parts += [element("h2", rule.listed_title), table(["Name", "The mistake", "Seen in"], rows)]
     files = _example_files(rule)
     if files:
         parts.append(element("h2", "Example"))

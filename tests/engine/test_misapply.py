@@ -11,18 +11,24 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from registry.codes.explain import render_rule
+from registry.codes.formula import CLAIM_MISMATCH
 from registry.engine.adapters import geometry_fields, layer_groups_from_config
 from registry.engine.misapply import (
     BY_NAME,
     CATALOGUE,
+    SEEN_PAIRS,
     Candidate,
     Side,
     Situation,
     candidates,
     explain,
+    explain_situation,
+    pair_candidates,
 )
 from registry.engine.units import parse_quantity
 from registry.engine.variants import ClaimQuantity, Run, measure, variant_layer_groups
+from registry.site._reference_codes import render_code_page
 
 MODELS = Path(__file__).resolve().parents[2] / "records" / "models"
 
@@ -58,7 +64,7 @@ def named(
         assert bottom
         exact = exact / bottom
     situation = Situation(quantity, subject, other, parse_quantity(stated), subject.run.context_tokens)
-    match = explain(parse_quantity(stated), candidates(situation, exact)).match
+    match = explain_situation(situation, exact)[1].match
     return None if match is None else match.name
 
 
@@ -233,3 +239,57 @@ def test_no_change_applies_to_a_layout_without_its_mechanism(entry: str) -> None
         ("gqa-on-mla", "mla-", "window-", "hybrid-", "recurrent-", "state-", "indexer-", "fp8-")
     ):
         assert wrong is None
+
+
+def test_two_mistakes_at_once_are_named_as_both() -> None:
+    # LMCache/LMCache#694: "KV Cache size = 2 x L x S x d_c x B" for DeepSeek-V3, d_c = 512.
+    c = config("deepseek-v3")
+    lmcache = 2 * c["num_hidden_layers"] * c["kv_lora_rank"] * 2
+    assert named("deepseek-v3", "bytes_per_token", f"{lmcache:,} B") == "mla-kv-doubled + mla-rope-omitted"
+
+
+def test_a_pair_is_never_named_where_one_mistake_suffices() -> None:
+    subject = side("deepseek-v3")
+    exact = measure(subject.layout, subject.run, "bytes_per_token").value
+    situation = Situation("bytes_per_token", subject, None, parse_quantity("1 B"), 131072)
+    singles = candidates(situation, exact)
+    pairs = pair_candidates(situation, singles, exact)
+    assert pairs and all(len(p.parts) == 2 for p in pairs)
+    assert not {p.value for p in pairs} & ({c.value for c in singles} | {exact})
+    assert len({p.value for p in pairs}) == len(pairs)
+
+
+def test_gguf_mla_read_as_one_gqa_head() -> None:
+    # unslothai/unsloth#4757: 2 * n_kv_heads * (embed // n_heads) * n_layers * bpe, the GGUF stating
+    # head_count_kv = 1 for an MLA model: 13,664 B per token for DeepSeek-V3.1's geometry (V3's).
+    c = config("deepseek-v3")
+    gguf = 2 * 1 * (c["hidden_size"] // c["num_attention_heads"]) * c["num_hidden_layers"] * 2
+    assert gguf == 13_664
+    assert named("deepseek-v3", "bytes_per_token", f"{gguf:,} B") == "gqa-on-mla-gguf-one-head"
+
+
+@pytest.mark.parametrize("engine_layout", ["vllm", "sglang"])
+def test_indexer_omitted_keeps_the_engines_fp8_record(engine_layout: str) -> None:
+    # sgl-project/sglang#11309: the 656-byte fp8 latent record stays, only the indexer keys go.
+    c = config("deepseek-v3.2")
+    run = Run(context_tokens=131072, kv_dtype="fp8", engine_layout=engine_layout)
+    without = c["num_hidden_layers"] * 656
+    assert without == 40_016
+    assert named("deepseek-v3.2", "bytes_per_token", f"{without:,} B", run=run) == "indexer-omitted"
+    plain_latent = c["num_hidden_layers"] * (c["kv_lora_rank"] + c["qk_rope_head_dim"])
+    assert named("deepseek-v3.2", "bytes_per_token", f"{plain_latent:,} B", run=run) != "indexer-omitted"
+
+
+def test_the_rule_page_lists_every_catalogued_mistake_and_where_it_was_seen() -> None:
+    text = render_rule(CLAIM_MISMATCH)
+    page = render_code_page(CLAIM_MISMATCH)
+    for entry in CATALOGUE:
+        assert f"  {entry.name}: {entry.description}" in text
+        assert f"<code>{entry.name}</code>" in page
+        if entry.seen_in is not None:
+            assert entry.seen_in.url in text and entry.seen_in.url in page
+    for names, seen in SEEN_PAIRS:
+        assert names[0] in BY_NAME and names[1] in BY_NAME
+        assert [e.name for e in CATALOGUE].index(names[0]) < [e.name for e in CATALOGUE].index(names[1])
+        assert f"  {' + '.join(names)}: " in text and seen.url in page
+    assert any(entry.seen_in is not None for entry in CATALOGUE)

@@ -15,20 +15,26 @@ A mistake comes in one of three forms:
   engine keeps scales, 128K read as 128,000 tokens);
 - a *reading*: the right bytes reported wrongly (GB written as GiB, a per-token figure given as a total).
 
-For a ratio, layout and run changes are tried on the numerator and on the denominator in turn.
+For a ratio, layout and run changes are tried on the numerator and on the denominator in turn. When no
+single mistake explains a number, pairs of them made together are tried
+(:mod:`~registry.engine.misapply.pairs`).
 
 The package: :mod:`~registry.engine.misapply.situation` (what a mistake is computed for),
 :mod:`~registry.engine.misapply.layout_changes`, :mod:`~registry.engine.misapply.run_changes` and
 :mod:`~registry.engine.misapply.readings` (the three forms), :mod:`~registry.engine.misapply.catalogue`
-(the entries, in order) and :mod:`~registry.engine.misapply.search` (trying them on a claim).
+(the entries, in order, each with a public occurrence where one is known),
+:mod:`~registry.engine.misapply.search` (trying them on a claim) and
+:mod:`~registry.engine.misapply.pairs` (two at once).
 """
 
-from registry.engine.misapply.catalogue import BY_NAME, CATALOGUE
+from registry.engine.misapply.catalogue import BY_NAME, CATALOGUE, SEEN_PAIRS
+from registry.engine.misapply.pairs import explain_situation, pair_candidates
 from registry.engine.misapply.search import Explanation, candidates, explain
 from registry.engine.misapply.situation import (
     Candidate,
     Change,
     Misapplication,
+    Occurrence,
     Reading,
     Side,
     Situation,
@@ -37,13 +43,17 @@ from registry.engine.misapply.situation import (
 __all__ = [
     "BY_NAME",
     "CATALOGUE",
+    "SEEN_PAIRS",
     "Candidate",
     "Change",
     "Explanation",
     "Misapplication",
+    "Occurrence",
     "Reading",
     "Side",
     "Situation",
     "candidates",
     "explain",
+    "explain_situation",
+    "pair_candidates",
 ]

@@ -34,7 +34,7 @@ from registry.engine.misapply.run_changes import (
     fp8_mla_one_byte,
     scales_ignored,
 )
-from registry.engine.misapply.situation import Misapplication
+from registry.engine.misapply.situation import Misapplication, Occurrence
 from registry.engine.variants import hidden_head_dim
 
 CATALOGUE: tuple[Misapplication, ...] = (
@@ -52,6 +52,18 @@ CATALOGUE: tuple[Misapplication, ...] = (
         "gqa-on-mla-v-head",
         "the GQA formula on an MLA model, num_key_value_heads K and V heads of v_head_dim",
         change=gqa_on_mla(lambda m, fields: m.v_head_dim),
+    ),
+    Misapplication(
+        "gqa-on-mla-gguf-one-head",
+        "the GQA formula on an MLA model read off its GGUF, one K and one V head of embedding_length / "
+        "head_count",
+        change=gqa_on_mla(lambda m, fields: hidden_head_dim(fields), kv_heads=1),
+        seen_in=Occurrence(
+            "unslothai/unsloth#4757, the estimator it replaced",
+            "https://github.com/unslothai/unsloth/pull/4757",
+            "2 * n_kv_heads * (embed // n_heads) * n_layers * n_ctx * bpe: 2.08 GB for DeepSeek-V3.1 "
+            "against 10.72 GB (-81%)",
+        ),
     ),
     Misapplication(
         "mla-kv-doubled",
@@ -76,6 +88,12 @@ CATALOGUE: tuple[Misapplication, ...] = (
         "head-dim-from-hidden",
         "the head size derived as hidden_size / num_attention_heads where the config gives head_dim",
         change=head_dim_from_hidden,
+        seen_in=Occurrence(
+            "LMCache/LMCache#688, LMCache's KV cache calculator",
+            "https://github.com/LMCache/LMCache/issues/688",
+            "2 * num_hidden_layers * tokens * num_key_value_heads * head_size, head_size = hidden_size / "
+            "num_attention_heads, for Qwen3-4B",
+        ),
     ),
     Misapplication(
         "window-ignored", "sliding-window and chunked layers charged the full context", change=window_ignored
@@ -90,7 +108,14 @@ CATALOGUE: tuple[Misapplication, ...] = (
     ),
     Misapplication("recurrent-state-ignored", "a hybrid's recurrent state left out", change=state_ignored),
     Misapplication(
-        "indexer-omitted", "the sparse-attention indexer's key cache left out", change=indexer_omitted
+        "indexer-omitted",
+        "the sparse-attention indexer's key cache left out",
+        change=indexer_omitted,
+        seen_in=Occurrence(
+            "sgl-project/sglang#11309, SGLang's KV cache size before the fix",
+            "https://github.com/sgl-project/sglang/pull/11309",
+            "KV size: 54.52 GB for DeepSeek-V3.2-Exp, 65.49 GB with the indexer's keys",
+        ),
     ),
     Misapplication(
         "fp8-mla-at-one-byte",
@@ -166,3 +191,16 @@ CATALOGUE: tuple[Misapplication, ...] = (
 number (bf16 at batch 4 is int4 at batch 1), the first, more common one is named."""
 
 BY_NAME: dict[str, Misapplication] = {entry.name: entry for entry in CATALOGUE}
+
+SEEN_PAIRS: tuple[tuple[tuple[str, str], Occurrence], ...] = (
+    (
+        ("mla-kv-doubled", "mla-rope-omitted"),
+        Occurrence(
+            "LMCache/LMCache#694, LMCache's KV cache calculator for DeepSeek-V3",
+            "https://github.com/LMCache/LMCache/pull/694",
+            "KV Cache size = 2 x L x S x d_c x B, d_c = 512",
+        ),
+    ),
+)
+"""Pairs of mistakes made together in public (:mod:`~registry.engine.misapply.pairs`), each by the two
+entries' names in catalogue order."""

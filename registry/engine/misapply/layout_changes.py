@@ -48,18 +48,23 @@ def _first_attention(layout: LayerGroups) -> Mechanism | None:
     return None
 
 
-def gqa_on_mla(head_size: Callable[[MLA, Fields], int | None]) -> Change:
-    """The model-level ``num_key_value_heads x head_dim`` GQA formula in place of every MLA latent."""
+def gqa_on_mla(head_size: Callable[[MLA, Fields], int | None], kv_heads: int | None = None) -> Change:
+    """The model-level ``num_key_value_heads x head_dim`` GQA formula in place of every MLA latent.
+
+    ``kv_heads`` fixes the head count where a format states its own: a GGUF of an MLA model says
+    ``head_count_kv = 1`` (llama.cpp caches the latent as one head), so a GQA formula read off the GGUF
+    counts one K and one V head of ``embedding_length / head_count``.
+    """
 
     def change(side: Side) -> Side | None:
         if side.variant not in ("actual", "naive-gqa") or MLA not in mechanism_kinds(side.model):
             return None
-        kv_heads = field_int(side.fields, "num_key_value_heads")
+        config_kv_heads = field_int(side.fields, "num_key_value_heads")
 
         def swap(mechanism: Mechanism) -> Mechanism:
             if not isinstance(mechanism, MLA):
                 return mechanism
-            heads = kv_heads or mechanism.num_heads or attention_heads(side.fields)
+            heads = kv_heads or config_kv_heads or mechanism.num_heads or attention_heads(side.fields)
             size = head_size(mechanism, side.fields)
             return Attention(heads, size, size)
 
@@ -150,11 +155,16 @@ def state_ignored(side: Side) -> Side | None:
 
 
 def indexer_omitted(side: Side) -> Side | None:
-    """The MLA latent alone, without DeepSeek-V3.2's ``index_head_dim`` indexer key per token."""
+    """The cache without DeepSeek-V3.2's indexer key per token, every other term kept.
+
+    The indexer is sized 0 rather than removed: an engine that lays out an indexed model's latent its
+    own way (vLLM's and SGLang's 656-byte fp8 record) keeps that record, so the mistake is
+    ``61 x 656`` for DeepSeek-V3.2 in fp8, not the plain latent's ``61 x 576`` (sgl-project/sglang#11309).
+    """
 
     def swap(mechanism: Mechanism) -> Mechanism:
-        if isinstance(mechanism, MLA | Compressed) and mechanism.index_head_dim is not None:
-            return replace(mechanism, index_head_dim=None)
+        if isinstance(mechanism, MLA | Compressed) and mechanism.index_head_dim:
+            return replace(mechanism, index_head_dim=0)
         return mechanism
 
     return with_layer_groups(side, map_layer_groups(side.layout, swap))

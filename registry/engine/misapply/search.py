@@ -25,22 +25,29 @@ def _ratio(numerator: Side, denominator: Side) -> Fraction | None:
     return None if top is None or not bottom else top / bottom
 
 
-def _changed(entry: Misapplication, change: Change, situation: Situation) -> Iterator[Candidate]:
+def changed_values(change: Change, situation: Situation) -> Iterator[tuple[Fraction, str]]:
+    """What ``change`` yields for ``situation``: its value, and for a ratio the variant it was applied to
+    (the numerator's, then the denominator's)."""
     subject, versus = situation.subject, situation.versus
     wrong = change(subject)
     quantity = situation.quantity
     if quantity != "ratio":
         value = None if wrong is None else _bytes(wrong, quantity)
         if value is not None:
-            yield Candidate(entry.name, entry.description, value)
+            yield value, ""
         return
     if versus is None:
         return
     if wrong is not None and (value := _ratio(wrong, versus)) is not None:
-        yield Candidate(entry.name, entry.description, value, subject.variant)
+        yield value, subject.variant
     wrong_versus = change(versus)
     if wrong_versus is not None and (value := _ratio(subject, wrong_versus)) is not None:
-        yield Candidate(entry.name, entry.description, value, versus.variant)
+        yield value, versus.variant
+
+
+def _changed(entry: Misapplication, change: Change, situation: Situation) -> Iterator[Candidate]:
+    for value, applied_to in changed_values(change, situation):
+        yield Candidate(entry.name, entry.description, value, applied_to)
 
 
 def candidates(situation: Situation, exact: Fraction | None = None) -> list[Candidate]:

@@ -49,6 +49,16 @@ Reading = Callable[[Situation], Fraction | None]
 
 
 @dataclass(frozen=True)
+class Occurrence:
+    """Where a mistake was made in public: the page (an issue, a pull request, a calculator's source) and
+    what it wrote there."""
+
+    title: str
+    url: str
+    wrote: str
+
+
+@dataclass(frozen=True)
 class Misapplication:
     """One known wrong formula: a permanent code-like name, a one-line description, and its function.
 
@@ -60,16 +70,22 @@ class Misapplication:
     description: str
     change: Change | None = None
     reading: Reading | None = None
+    seen_in: Occurrence | None = None
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """What one misapplication yields for a claim, with where it was applied (for a ratio)."""
+    """What one misapplication yields for a claim, with where it was applied (for a ratio).
+
+    A pair of mistakes made together is one candidate: ``parts`` names both, in catalogue order, and
+    ``name`` joins them (``mla-kv-doubled + mla-rope-omitted``).
+    """
 
     name: str
     description: str
     value: Fraction
     applied_to: str = ""
+    parts: tuple[str, ...] = ()
 
 
 def with_layer_groups(side: Side, layout: LayerGroups) -> Side | None:
