@@ -65,7 +65,9 @@ def _pair_values(
             yield value, ""
 
 
-def pair_candidates(situation: Situation, singles: list[Candidate], exact: Fraction | None) -> list[Candidate]:
+def pair_candidates(
+    situation: Situation, singles: list[Candidate], exact: Fraction | None
+) -> list[Candidate]:
     """What every pair of catalogued mistakes yields for ``situation`` that no single one (``singles``)
     and not the engine's own value (``exact``) already gives, each value once, in catalogue order."""
     known = {c.value for c in singles} | ({exact} if exact is not None else set())
