@@ -89,7 +89,7 @@ def _component_lines(component: Component, layers: int, t: int) -> tuple[list[st
             f"t = {tr.number(t)} → {tr.byte_count(per_layer_total)}, independent of t",
         ]
         return lines, sequence_bytes
-    label = f"{component.label} per token" if component.label else "per token"
+    label = f"{component.label} per {component.per}" if component.label else f"per {component.per}"
     context = tr.context_line(t, [entries, per_layer_total], sequence_bytes)
     if note:
         context += f" ({note})"

@@ -81,6 +81,8 @@ class Component:
     entry_factors: tuple[tr.Factor, ...]
     entries: EntryRule
     growth: Fraction
+    per: str = "token"
+    """What one entry is, as the trace names it ("per token"; "per block" for a page's padding)."""
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
+from registry.engine.engines.deepseek_v4 import vllm_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal
+from registry.engine.engines.ideal import Ideal, ceil_div, model_dtype, refusal
 from registry.engine.layers import MLA, Compressed, Mechanism, Recurrent, StateTensor
-from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
+from registry.engine.plan import Component, EntryRule, GroupPlan, Settings
 from registry.engine.trace import number
 
 
@@ -114,5 +115,5 @@ class VLLM(Ideal):
         return GroupPlan(plan.components, notes=(note,))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
-        """DeepSeek-V4's compressed cache (584-byte fp8 records, 576-byte page alignment) is not modelled."""
-        return unsupported(f"vLLM serves sequence-compressed attention, but {FOR_ENGINE}")
+        """DeepSeek-V4's CSA and HCA layers with the fp8 cache (:func:`deepseek_v4.vllm_compressed`)."""
+        return vllm_compressed(mechanism, settings)
