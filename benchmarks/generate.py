@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -46,11 +47,24 @@ def _yaml_scalar(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+_YAML_WORDS = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
+
+
+def _yaml_key(key: object) -> str:
+    """A mapping key as YAML reads it back as the same string: quoted unless plainly a name (a config's
+    ``id2label`` has keys such as "0", which unquoted would read as a number)."""
+    text = str(key)
+    plain = _PLAIN_KEY.match(text) and text.lower() not in _YAML_WORDS
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
 def _dump(value: object, indent: int = 0) -> list[str]:
     pad = " " * indent
     lines: list[str] = []
     if isinstance(value, dict):
-        for key, item in value.items():
+        for name, item in value.items():
+            key = _yaml_key(name)
             if isinstance(item, dict) and item:
                 lines.append(f"{pad}{key}:")
                 lines += _dump(item, indent + 2)
