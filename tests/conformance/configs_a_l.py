@@ -167,6 +167,38 @@ def _plain() -> list[Case]:
         Case("gptj", _gpt2_style("gptj", rotary_dim=4)),
         Case("gpt_bigcode", _gpt2_style("gpt_bigcode")),
         Case("gpt_bigcode-mha", _gpt2_style("gpt_bigcode", multi_query=False)),
+        Case(
+            "emu3",
+            {
+                "model_type": "emu3",
+                "text_config": _text("emu3_text_model", **two),
+                "vq_config": {
+                    "embed_dim": 4,
+                    "codebook_size": 16,
+                    "latent_channels": 4,
+                    "base_channels": 8,
+                    "channel_multiplier": [1],
+                    "num_res_blocks": 1,
+                    "attn_resolutions": [],
+                    "temporal_downsample_factor": 1,
+                },
+                "vocabulary_map": {},
+            },
+        ),
+        Case(
+            "git",
+            {
+                **_config("git", **two),
+                "vision_config": {
+                    "hidden_size": 16,
+                    "intermediate_size": 32,
+                    "num_hidden_layers": 1,
+                    "num_attention_heads": 2,
+                    "image_size": 28,
+                    "patch_size": 14,
+                },
+            },
+        ),
         Case("hy_v3", _config("hy_v3", **two, **moe)),
         Case("doge", _config("doge", **two, sliding_window=WINDOW)),
         Case(
@@ -445,6 +477,45 @@ def _gemma4() -> list[Case]:
     ]
 
 
+def _wrapped() -> list[Case]:
+    """Vision-language wrappers of a decoder another adapter reads; the GOT-OCR 2 decoder slides its
+    upper layers (Qwen 2's rule), so the wrapper is seen to pass the decoder's window on."""
+    qwen2 = _text(
+        "qwen2", num_hidden_layers=3, max_window_layers=1, use_sliding_window=True, sliding_window=WINDOW
+    )
+    vision = {
+        "hidden_size": 16,
+        "output_channels": 16,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "image_size": 32,
+        "patch_size": 16,
+        "global_attn_indexes": [0],
+        "mlp_dim": 32,
+    }
+    return [
+        Case(
+            "got_ocr2",
+            {
+                "model_type": "got_ocr2",
+                "text_config": qwen2,
+                "vision_config": vision,
+                "image_token_index": 60,
+            },
+        ),
+        Case(
+            "fuyu",
+            {
+                "model_type": "fuyu",
+                "text_config": _text("persimmon", num_hidden_layers=2),
+                "patch_size": 4,
+                "num_channels": 3,
+                "image_token_id": 60,
+            },
+        ),
+    ]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -454,6 +525,7 @@ def cases_a_l() -> list[Case]:
         *_mla(),
         *_recurrent(),
         *_gemma4(),
+        *_wrapped(),
         *_qwen3_5(),
         *_falcon_h1(),
     ]

@@ -50,6 +50,7 @@ from registry.engine.adapters import (
     recurrent,
     ssm,
     windowed,
+    wrapped,
     zamba,
     zaya,
 )
@@ -113,6 +114,8 @@ _ADAPTERS: dict[str, Adapter] = {
     "lfm3": recurrent.lfm3,
     "granitemoehybrid": recurrent.granitemoehybrid,
     "bailing_hybrid": recurrent.bailing_hybrid,
+    "got_ocr2": wrapped.got_ocr2,
+    "fuyu": wrapped.fuyu,
     "doge": mistral.whole_model_window,
     "dbrx": plain.dbrx,
     "gpt_neo": windowed.gpt_neo,

@@ -40,6 +40,7 @@ from registry.engine.adapters import (
     recurrent,
     ssm,
     windowed,
+    wrapped,
     zamba,
     zaya,
 )
@@ -178,6 +179,8 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     recurrent.lfm3: frozenset({FULL, SLIDING, state("short-conv")}),
     recurrent.granitemoehybrid: frozenset({FULL, state("mamba2")}),
     recurrent.bailing_hybrid: frozenset({MLA_LATENT, state("kda")}),
+    wrapped.got_ocr2: frozenset({FULL, SLIDING}),
+    wrapped.fuyu: frozenset({FULL}),
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
 
@@ -308,10 +311,6 @@ _NOT_YET = (
     "dory",
     "dots3_note",
     "dots3_note_text",
-    "emu3",
-    "fuyu",
-    "git",
-    "got_ocr2",
     "hrm_text",
     "inkling2_loop_text",
     "inkling2_text",

@@ -11,7 +11,7 @@ its attention sizes K and V:
   (``getattr(config, "head_dim", config.hidden_size // config.num_attention_heads)`` in the modeling
   files);
 - ``mha``: one K/V head per attention head, ``head_dim = hidden_size // num_attention_heads`` whatever
-  else the config holds (GPT-2, GPT-J, GPT-NeoX, CodeGen, CTRL, BLOOM, BioGPT: the modeling files
+  else the config holds (GPT-2, GPT-J, GPT-NeoX, CodeGen, CTRL, BLOOM, BioGPT, GIT: the modeling files
   compute both and read no such field);
 - ``required``: Hunyuan, whose attention reads ``head_dim`` with no fallback (the class default is
   ``None`` and the modeling file fails on it), so a config without one is refused;
@@ -78,6 +78,10 @@ CLASSES: Mapping[str, _Class] = {
     "ernie4_5_moe": _Class(
         "Ernie4_5_MoeConfig",
         {"num_hidden_layers": 28, "hidden_size": 2560, "num_attention_heads": 20, "num_key_value_heads": 4},
+    ),
+    "emu3": _Class(
+        "Emu3TextConfig",
+        {"num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8},
     ),
     "exaone": _Class(
         "ExaoneConfig",
@@ -209,6 +213,12 @@ CLASSES: Mapping[str, _Class] = {
         kv_heads="mha",
         head_dim="derived",
     ),
+    "git": _Class(
+        "GitConfig",
+        {"num_hidden_layers": 6, "hidden_size": 768, "num_attention_heads": 12},
+        kv_heads="mha",
+        head_dim="derived",
+    ),
     "gpt2": _Class(
         "GPT2Config",
         {"num_hidden_layers": 12, "hidden_size": 768, "num_attention_heads": 12},
@@ -252,7 +262,8 @@ CLASSES: Mapping[str, _Class] = {
 }
 """Each model type's configuration class, as read in transformers 5.24.0
 (``models/<type>/configuration_<type>.py`` and ``modeling_<type>.py``; ``exaone``, ``internlm3`` and
-``iquestcoder`` run ``LlamaForCausalLM``)."""
+``iquestcoder`` run ``LlamaForCausalLM``; ``emu3``'s causal LM is its text model, whose fields sit in
+``text_config`` with ``Emu3TextConfig``'s defaults; ``git``'s decoder is BERT-style self-attention)."""
 
 
 def _normalized(view: ConfigView, cls: _Class) -> ConfigView:
