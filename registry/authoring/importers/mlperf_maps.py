@@ -26,8 +26,8 @@ skipped, counted in the import's summary."""
 
 NO_MODEL_RECORD = {
     "qwen3.6-27b": (
-        " (no config.json of Qwen3.6-27B at a revision was found in the stored sources, and its model_type"
-        " qwen3_5 has no adapter yet)"
+        " (the qwen3_5 adapter reads its model type, but no config.json of Qwen3.6-27B at a revision was"
+        " found in the stored sources; the open-division Lambda row says it ran Kimi-K2.6 instead)"
     ),
 }
 """Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
