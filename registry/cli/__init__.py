@@ -17,6 +17,10 @@ from typing import Any
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
     "calc": ("registry.cli._calc", "compute the KV cache and state memory of a model, with the derivation"),
+    "fit": (
+        "registry.cli._fit",
+        "does a model fit on hardware: weights, KV cache and state against its memory, with the derivation",
+    ),
     "db": ("registry.cli._db", "build the DuckDB database of the checked records and the engine's results"),
     "query": ("registry.cli._query", "run read-only SQL on the registry database, built first if stale"),
     "export": ("registry.cli._export", "export every database table as a Parquet file"),

@@ -2,9 +2,11 @@
 
 Run and claim specs (:mod:`~registry.results.specs`), each model's geometry
 (:mod:`~registry.results.geometry`), every run's own figures, memory fit and claim verdicts
-(:mod:`~registry.results.values`), a verdict in a word (:mod:`~registry.results.outcome`), and the
-derived figures of each geometry (:mod:`~registry.results.figures`). ``registry check`` computes the
-:class:`Results` and turns it into findings; the database, the site and ``explain`` read it.
+(:mod:`~registry.results.values`), a verdict in a word (:mod:`~registry.results.outcome`), the
+derived figures of each geometry (:mod:`~registry.results.figures`), and whether a model fits on
+hardware (:mod:`~registry.results.fit`: ``registry fit`` and the model pages' hardware table).
+``registry check`` computes the :class:`Results` and turns it into findings; the database, the site
+and ``explain`` read it.
 """
 
 from registry.results.figures import (

@@ -25,8 +25,8 @@ from registry.site._results import (
     HEADLINE_CONTEXT,
     WEIGHTS_DTYPE,
     bytes_text,
-    fits,
     mechanism_class,
+    sequences_that_fit,
     weight_bytes,
 )
 
@@ -159,12 +159,12 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         return ""
     standard = context.results.figures.standard(layout)
     totals = {kv_dtype: standard.headline_total(kv_dtype) for kv_dtype in ("bf16", "fp8")}
-    weights = weight_bytes(model)
+    weights = weight_bytes(model.params_total_b, WEIGHTS_DTYPE)
     rows = []
     for memory, written, names in groups:
         cells: list[object] = [Cell(written, sort=memory, title=f"{memory:,} B"), ", ".join(names)]
         for kv_dtype, total in totals.items():
-            count = fits(memory, total, weights or 0)
+            count = sequences_that_fit(memory, total, weights or 0)
             text = "—" if count is None else f"{count:,}"
             cells.append(Cell(text, sort=count, title=f"{kv_dtype} KV cache"))
         rows.append(cells)
@@ -186,7 +186,10 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
                 f"Sequences of {HEADLINE_CONTEXT:,} tokens whose cache fits in the memory of one unit "
                 "(a device, or a whole node) of the ",
                 index,
-                f", laid out as {CHART_LAYOUT} lays it out. {beside}",
+                f", laid out as {CHART_LAYOUT} lays it out. {beside} The same computation for any "
+                "context, batch and formats, with its derivation: ",
+                element("code", f"registry fit --model {model.id} --hardware ID"),
+                ".",
             ]
         ),
         class_="table-note",

@@ -7,15 +7,13 @@ computation. Nothing here formats HTML, and nothing here calls the engine.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from registry.engine.dtypes import bytes_per_element
 from registry.engine.layers import LayerGroups, parts_of
-from registry.engine.units import format_bytes, parse_quantity
-from registry.kinds.records import Benchmark, Hardware, KvEfficiency, Model
+from registry.engine.units import format_bytes
+from registry.kinds.records import Benchmark, KvEfficiency, Model
 from registry.results import (
     CHART_LAYOUT,
     CONTEXT_LADDER,
@@ -26,6 +24,7 @@ from registry.results import (
     Results,
     outcome_of,
 )
+from registry.results.fit import WEIGHTS_DTYPE, hardware_bytes, sequences_that_fit, weight_bytes
 
 __all__ = [
     "CHART_LAYOUT",
@@ -34,14 +33,16 @@ __all__ = [
     "HEADLINE_CONTEXT",
     "KV_DTYPES",
     "STANDARD_CONTEXTS",
+    "WEIGHTS_DTYPE",
     "ClaimRow",
     "ModelFacts",
     "bytes_text",
     "claim_rows",
-    "fits",
     "hardware_bytes",
     "mechanism_class",
     "model_facts",
+    "sequences_that_fit",
+    "weight_bytes",
 ]
 
 MECHANISM_CLASSES = (
@@ -106,35 +107,6 @@ def bytes_text(value: int | Fraction) -> str:
     print the same few thousand figures tens of thousands of times (an exact ``Fraction`` and the equal
     ``int`` print alike, so sharing one entry is safe)."""
     return format_bytes(value)
-
-
-def hardware_bytes(hardware: Hardware) -> int:
-    """Memory of one unit of the record: ``devices × memory_per_device``, in bytes as the datasheet
-    writes them (80 GB is 80 × 10⁹ B)."""
-    return math.floor(hardware.devices * parse_quantity(hardware.memory_per_device).value)
-
-
-def fits(memory_bytes: int, sequence_bytes: int | None, weight_bytes: int = 0) -> int | None:
-    """Whole sequences whose cache fits in ``memory_bytes`` beside ``weight_bytes`` of weights:
-    ``⌊(memory − weights) / sequence⌋``, 0 when the weights alone fill the memory. Activations and the
-    engine's own reserve are not subtracted, so this is an upper bound."""
-    if not sequence_bytes:
-        return None
-    return max(0, memory_bytes - weight_bytes) // sequence_bytes
-
-
-WEIGHTS_DTYPE = "bf16"
-"""The weights' format in the fit: the format most checkpoints are published in; a model served in
-fp8 or fp4 leaves more room than shown."""
-
-
-def weight_bytes(model: Model) -> int | None:
-    """``params_total_b × 10⁹ × bytes per weight`` in :data:`WEIGHTS_DTYPE`; None when the record
-    states no parameter count."""
-    if model.params_total_b is None:
-        return None
-    exact = Fraction(str(model.params_total_b)) * 10**9 * bytes_per_element(WEIGHTS_DTYPE)
-    return math.ceil(exact)
 
 
 @dataclass(frozen=True)
