@@ -1,6 +1,8 @@
 """Record ids as people type them, resolved in one place: every command that takes an id (``calc
---model``, ``new``, ``import-config --id``, ``explain``) goes through :func:`record_id`, and every file
-it reads or writes for one through :func:`record_path`.
+--model``, ``new``, ``import-config --id``, ``explain``) goes through :func:`record_id` (or, to read a
+record that exists, :func:`existing_record_id`), and every file it reads or writes for one through
+:func:`record_path`. The forms are the same everywhere: ``models/qwen3-8b``, ``records/models/qwen3-8b.yaml``,
+``models/qwen3-8b.yaml`` and the bare slug ``qwen3-8b``.
 
 An id is ``collection/slug`` (:data:`registry.kinds.records.ID_PATTERN`), so ``..``, an absolute path
 or a second folder can never reach the file system. A path under ``records/`` is confined by its form,
@@ -15,9 +17,11 @@ import re
 from pathlib import Path
 
 from registry.errors import RegistryError
+from registry.kinds.fields import SLUG_PATTERN
 from registry.kinds.records import ID_PATTERN, KINDS
 
 _ID = re.compile(ID_PATTERN)
+_SLUG = re.compile(SLUG_PATTERN)
 
 
 class BadId(RegistryError):
@@ -27,7 +31,7 @@ class BadId(RegistryError):
 def record_id(text: str, collection: str | None = None) -> str:
     """The id ``text`` names: ``models/qwen3-8b``, ``records/models/qwen3-8b.yaml``, ``models/qwen3-8b.yaml``
     or, with a ``collection``, the bare slug ``qwen3-8b``. Anything else is refused, saying the form."""
-    wanted = text.removeprefix("records/").removesuffix(".yaml")
+    wanted = text.removeprefix("./").removeprefix("records/").removesuffix(".yaml")
     if collection is not None and "/" not in wanted:
         wanted = f"{collection}/{wanted}"
     if not _ID.fullmatch(wanted) or (collection is not None and not wanted.startswith(f"{collection}/")):
@@ -37,6 +41,28 @@ def record_id(text: str, collection: str | None = None) -> str:
             "the slug lower-case letters, digits, '.', '_' and '-'"
         )
     return wanted
+
+
+def existing_record_id(root: Path, text: str, collection: str | None = None) -> str:
+    """The id of an existing record that ``text`` names, in any of :func:`record_id`'s forms. A bare slug
+    with no ``collection`` is the record of that slug in whichever collection holds one
+    (``deepseek-v3`` is ``models/deepseek-v3``); a slug that several collections hold is refused, naming
+    them. Raises :class:`BadId` for text that names no record."""
+    bare = text.removeprefix("./").removesuffix(".yaml")
+    if collection is not None or "/" in bare:
+        return record_id(text, collection)
+    if not _SLUG.fullmatch(bare):
+        record_id(text)  # refused, saying the forms an id takes
+    found = [
+        f"{folder}/{bare}"
+        for folder in sorted(KINDS.values())
+        if (root / "records" / folder / f"{bare}.yaml").is_file()
+    ]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise BadId(f"{text!r} names several records: {', '.join(found)}; give the collection too")
+    raise BadId(f"no record {text!r} in any collection of {root / 'records'}")
 
 
 def record_path(root: Path, record_id_: str, *, create: bool = False) -> Path:

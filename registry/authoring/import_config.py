@@ -4,8 +4,10 @@ The config is copied verbatim under ``config`` (same keys in the same order, sam
 by loading the written record back), ``config_source`` says where it was read (repository, file,
 revision, and the URL when given), and the cache layout the engine derives from it through the adapters
 is written as a comment above ``config``: per layer group, how many layers, which mechanism, and its
-dimensions. A ``model_type`` no adapter knows is still imported, config kept, with a warning that the
-engine cannot lay it out (a person can then state a ``layout``).
+dimensions. A ``model_type`` no adapter knows is still imported, config kept, with the finding
+``registry check`` will report for it (F006, an error until the record states a ``layout``); a revision
+that is not a commit gets the check's R010 warning. ``--repository`` takes ``org/name`` or the
+repository's page (``https://huggingface.co/org/name``), written as ``org/name``; anything else is refused.
 
 ``name`` defaults to the id's slug and ``org`` to the repository's owner; both are said to be derived so
 a person can correct them. Without ``--url`` there is no source to cite, so ``sources`` is left empty
@@ -15,19 +17,32 @@ with a TODO and ``registry check`` reports it until it is filled. An existing fi
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from registry.authoring.writer import Todo, record_text
+from registry.checker.formulas import problem_finding
+from registry.checker.revisions import POINTER as REVISION_POINTER
+from registry.codes import refs
 from registry.config_file import read_config
-from registry.engine.adapters import ConfigFieldError, UnsupportedModelType, layer_groups_from_config
-from registry.engine.layers import LayerGroupsError
-from registry.engine.trace import layer_span
+from registry.diagnostics import Diagnostic
+from registry.engine.adapters import layer_groups_from_config
+from registry.engine.trace import group_line
 from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.ids import record_id as resolve_id
 from registry.ids import record_path
+from registry.kinds.fields import REPOSITORY_PATTERN
+from registry.kinds.model import revision_problem
+from registry.results import config_problem
+
+_REPOSITORY = re.compile(REPOSITORY_PATTERN)
+REPOSITORY_HOSTS = ("huggingface.co", "www.huggingface.co", "hf.co", "github.com", "www.github.com")
+"""The hosts whose repository URLs (``https://huggingface.co/org/name``) ``--repository`` accepts for
+``org/name``."""
 
 
 @dataclass(frozen=True)
@@ -46,13 +61,14 @@ class ImportOptions:
 
 @dataclass
 class Imported:
-    """The model record made from a config: its text, the layer groups found, warnings, what to fill."""
+    """The model record made from a config: its text, the layer groups found, what ``registry check``
+    will say of it (with the same code and severity), and what to fill."""
 
     id: str
     path: Path
     text: str = ""
     groups: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Diagnostic] = field(default_factory=list)
     derived: list[str] = field(default_factory=list)
     to_fill: list[str] = field(default_factory=list)
 
@@ -70,66 +86,62 @@ def read_config_json(path: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------- the layout, as a comment
 
 
-def _shape(sizes: tuple[int | None, ...]) -> str:
-    """``3 × 8192``, with ``?`` for an unknown size."""
-    return " × ".join("?" if n is None else str(n) for n in sizes)
-
-
-def _dimensions(mechanism: Any) -> str:
-    """``num_kv_heads 8, head_dim 128, v_head_dim 128``: the mechanism's known sizes, by field name."""
-    parts: list[str] = []
-    for item in dataclasses.fields(mechanism):
-        value = getattr(mechanism, item.name)
-        if value is None or item.name == "variant":
-            continue
-        if item.name == "tensors":
-            shapes = ", ".join(f"{t.name} {_shape(t.shape)}" for t in value)
-            parts.append(f"state tensors {shapes}")
-        elif item.name == "inner":
-            parts.append(f"entries like {value.kind} ({_dimensions(value)})")
-        else:
-            parts.append(f"{item.name} {value}")
-    return ", ".join(parts)
-
-
-def _group_line(group: Any) -> str:
-    mechanism = group.mechanism
-    variant = getattr(mechanism, "variant", None)
-    name = f"{mechanism.kind} ({variant})" if variant else mechanism.kind
-    dims = _dimensions(mechanism)
-    return f"{group.count} × {name}, layers {layer_span(group.layers)}" + (f": {dims}" if dims else "")
-
-
-def describe_layer_groups(config: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
-    """What the adapters find in ``config``: one line per layer group, the adapter's notes, and warnings
-    (an unknown ``model_type``, a field the adapter cannot read)."""
+def describe_layer_groups(config: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """What the adapters find in ``config``: one line per layer group and the adapter's notes; nothing
+    when the engine cannot lay it out (:func:`registry.results.config_problem` says why)."""
     try:
         layout = layer_groups_from_config(config)
-    except UnsupportedModelType as error:
-        named = "no model_type" if error.model_type is None else f"model_type {error.model_type!r}"
-        return (
-            [],
-            [],
-            [
-                f"no adapter lays out {named}: the config is kept, but the engine cannot compute "
-                "this model's cache; state a 'layout' in the record, or add an adapter"
-            ],
-        )
-    except (ConfigFieldError, LayerGroupsError) as error:
-        return [], [], [f"the engine cannot lay out this config: {error}"]
-    lines = [_group_line(group) for group in layout.groups]
-    lines += [f"multi-token prediction, not counted: {_group_line(group)}" for group in layout.mtp_groups]
-    return lines, list(layout.notes), []
+    except ValueError:
+        return [], []
+    lines = [group_line(group) for group in layout.groups]
+    lines += [f"multi-token prediction, not counted: {group_line(group)}" for group in layout.mtp_groups]
+    return lines, list(layout.notes)
+
+
+def _path(result: Imported) -> str:
+    return f"records/{result.id}.yaml"
 
 
 def _layout_comment(config: dict[str, Any], result: Imported) -> tuple[str, ...]:
-    groups, notes, warnings = describe_layer_groups(config)
-    result.groups, result.warnings = groups, warnings
-    if warnings:
-        return tuple(f"warning: {w}" for w in warnings)
+    """The layer groups as a comment above ``config``; for a config the engine cannot lay out, the
+    finding ``registry check`` will report (same code, same severity) and what to do."""
+    problem = config_problem(config)
+    if problem is not None:
+        rule, _, message = problem_finding(problem)
+        finding = rule.diagnostic(_path(result), 1, 1, message)
+        result.findings.append(finding)
+        return (
+            f"{finding.severity.value}: {finding.code} {finding.name}: {message}",
+            f"hint: {finding.hint}",
+        )
+    groups, notes = describe_layer_groups(config)
+    result.groups = groups
     model_type = config.get("model_type")
     head = f"The cache layout the engine derives from this config (model_type {model_type}):"
     return (head, *(f"  {line}" for line in groups), *(f"  note: {note}" for note in notes))
+
+
+# ---------------------------------------------------------------- where the config is published
+
+
+def repository_name(text: str) -> str:
+    """``org/name`` from what a person pastes: ``org/name`` itself, or the repository's page on Hugging
+    Face or GitHub (``https://huggingface.co/org/name``, a trailing ``/`` or ``.git`` dropped). Anything
+    else (a URL into the repository, another host, a bare name) is refused, saying the form: written as
+    it came, ``https://huggingface.co/org/name`` would read as the org ``https:``."""
+    given = text.strip()
+    candidate = given
+    if "://" in given or given.split("/", 1)[0] in REPOSITORY_HOSTS:
+        parts = urlsplit(given if "://" in given else f"https://{given}")
+        path = parts.path.strip("/").removesuffix(".git")
+        if parts.scheme in ("http", "https") and parts.hostname in REPOSITORY_HOSTS and not parts.query:
+            candidate = path
+    if not _REPOSITORY.fullmatch(candidate):
+        raise RegistryError(
+            f"--repository {text!r} is not a repository: give owner/name (meta-llama/Llama-3.1-8B) or its "
+            "page's URL (https://huggingface.co/meta-llama/Llama-3.1-8B)"
+        )
+    return candidate
 
 
 # ---------------------------------------------------------------- the record
@@ -178,11 +190,16 @@ def _fields(options: ImportOptions, config: dict[str, Any], result: Imported, sl
 def import_config(root: Path, options: ImportOptions) -> Imported:
     """The model record for ``options`` (nothing is written)."""
     record_id, slug = _record_id(options.record_id)
+    options = dataclasses.replace(options, repository=repository_name(options.repository))
     result = Imported(record_id, record_path(root, record_id))
     config = read_config_json(options.config_path)
     fields = _fields(options, config, result, slug)
     result.to_fill = [key for key, value in fields.items() if isinstance(value, Todo)]
     result.text = record_text(fields, {"config": _layout_comment(config, result)}, flow=("config",))
+    revision = revision_problem(options.revision)
+    if revision is not None:
+        finding = refs.REVISION_NOT_A_COMMIT.diagnostic(_path(result), 1, 1, revision, pointer=REVISION_POINTER)
+        result.findings.append(finding)
     return result
 
 

@@ -32,6 +32,7 @@ from registry.errors import RegistryError
 from registry.files import write_atomic
 from registry.ids import record_id as resolve_id
 from registry.ids import record_path
+from registry.kinds.fields import DTYPE_NAMES, ENGINE_LAYOUT_NAMES
 from registry.kinds.records import (
     DTYPE_PATTERN,
     KINDS,
@@ -124,11 +125,12 @@ def _check_options(options: NewOptions) -> None:
     ):
         if value is not None and not re.fullmatch(DTYPE_PATTERN, value):
             raise RegistryError(
-                f"{name} {value!r} is not a dtype the records know: {DTYPE_PATTERN.strip('^$')}"
+                f"{name} {value!r} is not a dtype the records know; use one of {', '.join(DTYPE_NAMES)}"
             )
     if not re.fullmatch(LAYOUT_PATTERN, options.layout):
         raise RegistryError(
-            f"--layout {options.layout!r} is not an engine layout: {LAYOUT_PATTERN.strip('^$')}"
+            f"--layout {options.layout!r} is not an engine layout; use one of "
+            f"{', '.join(ENGINE_LAYOUT_NAMES)}, optionally with a version (transformers@4)"
         )
     if options.batch < 1 or options.context_tokens < 1:
         raise RegistryError("--context and --batch are at least 1")

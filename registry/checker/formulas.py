@@ -24,7 +24,7 @@ from registry.engine.misapply import Candidate
 from registry.engine.units import Dimension, Quantity, parse_quantity
 from registry.engine.variants import VARIANTS
 from registry.kinds.records import Hardware, Model
-from registry.results import MemoryFit, ModelGeometry, Results, RunRecord, RunResult
+from registry.results import LayoutProblem, MemoryFit, ModelGeometry, Results, RunRecord, RunResult
 
 NO_NUMBER = "no number about this model can be checked"
 
@@ -53,15 +53,19 @@ def model_findings(entry: Entry, geometry: ModelGeometry | None) -> list[Diagnos
     problem = None if geometry is None else geometry.problem
     if problem is None:
         return []
+    return [_at(entry, *problem_finding(problem))]
+
+
+def problem_finding(problem: LayoutProblem) -> tuple[Rule, str, str]:
+    """The rule, the pointer and the message of the finding a model's layout problem gives: the one
+    mapping ``registry check`` and ``registry import-config`` share, so they agree on code and severity."""
     if problem.kind == "unsupported-model-type":
-        finding = (rules.UNKNOWN_MODEL_TYPE, "/config/model_type", problem.message)
-    elif problem.kind == "invalid-value":  # a stated but impossible value is an error, not an unknown
-        finding = (schema_rules.INVALID_VALUE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}")
-    elif problem.kind == "missing-field":
-        finding = (rules.NOT_COMPUTABLE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}")
-    else:
-        finding = (rules.NOT_COMPUTABLE, "/layout", f"{problem.message}; {NO_NUMBER}")
-    return [_at(entry, *finding)]
+        return rules.UNKNOWN_MODEL_TYPE, "/config/model_type", problem.message
+    if problem.kind == "invalid-value":  # a stated but impossible value is an error, not an unknown
+        return schema_rules.INVALID_VALUE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}"
+    if problem.kind == "missing-field":
+        return rules.NOT_COMPUTABLE, f"/config/{problem.field}", f"{problem.message}; {NO_NUMBER}"
+    return rules.NOT_COMPUTABLE, "/layout", f"{problem.message}; {NO_NUMBER}"
 
 
 def _record_findings(entry: Entry, run: RunResult) -> Iterator[Diagnostic]:

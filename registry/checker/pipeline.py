@@ -23,6 +23,7 @@ from registry.checker.formulas import formula_findings
 from registry.checker.index import RegistryIndex, check_references, expected_id, index_records
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.checker.load import Document
+from registry.checker.revisions import revision_findings
 from registry.checker.validate import validate
 from registry.codes import refs
 from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
@@ -119,6 +120,7 @@ def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> C
     index.broken.update(filter(None, map(expected_id, failed)))
     diagnostics.extend(index_diagnostics)
     diagnostics.extend(check_references(index))
+    diagnostics.extend(revision_findings(index))
     results = compute_results(index) if formulas else None
     if results is not None:
         diagnostics.extend(formula_findings(index, results))

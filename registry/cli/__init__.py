@@ -64,6 +64,10 @@ Run 'registry COMMAND --help' for a command's options and examples.
 """
 
 
+ROOT_HELP = "the registry's folder (default: the nearest folder holding records/)"
+"""``--root``, taken before the command (``registry --root DIR check``) or after it alike."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -79,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
+    parser.add_argument("--root", metavar="DIR", help=ROOT_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module_name, summary) in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -89,11 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
             epilog=getattr(module, "EPILOG", None),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        sub.add_argument(
-            "--root",
-            metavar="DIR",
-            help="the registry's folder (default: the nearest folder holding records/)",
-        )
+        # SUPPRESS: a --root after the command sets the value; without one, the value given before the
+        # command (or None) stays, rather than the subcommand's default replacing it.
+        sub.add_argument("--root", metavar="DIR", default=argparse.SUPPRESS, help=ROOT_HELP)
         module.add_arguments(sub)
         sub.set_defaults(_module=module_name)
     return parser

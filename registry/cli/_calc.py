@@ -31,13 +31,20 @@ examples:
 JSON output: total_bytes (int: the whole cache for that context and batch), bytes_per_token (the growth
 per extra token once every window is full), growing_bytes, window_bytes, fixed_bytes, groups
 (mechanism, layers, bytes), trace (list of lines); a fraction of a byte is written "a/b".
+
+exit codes: 0 computed, 2 could not run (no such model, a config the engine cannot lay out, a bad
+option such as an unknown --kv-dtype, which lists the names it accepts).
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", metavar="FILE", help="a config.json file")
-    source.add_argument("--model", metavar="ID", help="a model record: models/deepseek-v3 or deepseek-v3")
+    source.add_argument(
+        "--model",
+        metavar="ID",
+        help="a model record: models/deepseek-v3, records/models/deepseek-v3.yaml or deepseek-v3",
+    )
     parser.add_argument(
         "--context", default="128K", metavar="N", help="context length in tokens (default 128K)"
     )
@@ -59,7 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "fp32), it is the model dtype engines keep some state in",
     )
     parser.add_argument("--layout", default="vllm", metavar="L", help="engine layout (default vllm)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: the derivation for a person (default); json: the figures for a script",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

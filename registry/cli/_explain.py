@@ -18,11 +18,17 @@ EPILOG = """\
 examples:
   registry explain kv-efficiency/deepseek-v3-mla-vs-mha-128k
   registry explain models/gemma-3-27b
+  registry explain deepseek-v3       (a bare slug: the record of that name in any collection)
+
+exit codes: 0 explained, 2 could not run (no such record, a record that does not load, a bad id).
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="a record id (its path under records/ without .yaml)")
+    parser.add_argument(
+        "id",
+        help="a record: models/deepseek-v3, records/models/deepseek-v3.yaml or the bare slug deepseek-v3",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,9 +12,13 @@ DESCRIPTION = """\
 Write a model record from a published config.json: the config copied verbatim under 'config' (same keys
 in the same order, same value types), 'config_source' from the options, and the cache layout the engine
 derives from the config (per layer group: how many layers, which mechanism, its dimensions) as a comment
-above it. A model_type no adapter knows is still imported, with a warning that the engine cannot lay it
-out. 'name' defaults to the id's slug and 'org' to the repository's owner. Without --url, 'sources' is
-left empty for you to fill. An existing file is never overwritten.
+above it. A model_type no adapter knows is still imported, with the finding 'registry check' will report
+(F006, an error until the record states a 'layout'; the contributing page shows how to write one).
+--repository takes owner/name or the repository's page (https://huggingface.co/owner/name), written as
+owner/name; anything else is refused. --revision is the commit the config was read at: a branch or tag
+(main, v1.0) is written but warned about (R010), as the check warns. 'name' defaults to the id's slug and
+'org' to the repository's owner. Without --url, 'sources' is left empty for you to fill. An existing
+file is never overwritten.
 """
 
 EPILOG = """\
@@ -23,7 +27,8 @@ examples:
       --repository meta-llama/Llama-3.1-8B --revision 0e9e39f249a16976918f6564b8830bc894c89659 \\
       --url https://huggingface.co/meta-llama/Llama-3.1-8B/blob/0e9e39f249a16976918f6564b8830bc894c89659/config.json
 
-exit codes: 0 written, 2 could not run (the file exists, the config is not JSON, a bad option).
+exit codes: 0 written (findings it reports included), 2 could not run (the file exists, the config is
+not JSON, a repository that is not owner/name, a bad option).
 """
 
 
@@ -31,9 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", metavar="CONFIG.json", help="the config.json file to import")
     parser.add_argument("--id", required=True, metavar="models/SLUG", help="the record's id")
     parser.add_argument(
-        "--repository", required=True, metavar="R", help="owner/name of the repository that publishes it"
+        "--repository",
+        required=True,
+        metavar="R",
+        help="owner/name of the repository that publishes it, or its https://huggingface.co/owner/name page",
     )
-    parser.add_argument("--revision", required=True, metavar="REV", help="the commit or tag it was read at")
+    parser.add_argument(
+        "--revision", required=True, metavar="REV", help="the commit it was read at (a git hash)"
+    )
     parser.add_argument(
         "--file", default="config.json", metavar="F", help="its path in the repository (default config.json)"
     )
@@ -60,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         todo = ", ".join(result.to_fill)
         lines.append(f"to fill in (marked TODO; 'registry check' reports them until they are): {todo}")
     sys.stdout.write("\n".join(lines) + "\n")
-    for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+    for finding in result.findings:
+        sys.stderr.write(f"{finding.severity.value}: {finding.code} {finding.name}: {finding.message}\n")
+        sys.stderr.write(f"  hint: {finding.hint}\n")
     return 0

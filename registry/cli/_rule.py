@@ -15,6 +15,8 @@ examples:
   registry rule R004
   registry rule dangling-reference
   registry rule              (the list)
+
+exit codes: 0 explained (or listed), 2 no such code, or could not run.
 """
 
 

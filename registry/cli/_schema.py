@@ -14,6 +14,15 @@ against; 'registry check' validates with them too. With --check, write nothing a
 file is missing or differs from what the code generates (use it in CI).
 """
 
+EPILOG = """\
+examples:
+  registry schema              write schemas/*.schema.json and name each file it changed
+  registry schema --check      in CI: name each stale file and write nothing
+
+exit codes: 0 written (or, with --check, every schema current), 1 a schema is stale (--check),
+2 could not run.
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -79,6 +79,17 @@ LEFTOVER_TEMPORARY = _rule(
     Severity.WARNING,
 )
 
+REVISION_NOT_A_COMMIT = _rule(
+    "R010",
+    "revision-not-a-commit",
+    "A model's config_source names a branch or tag (main, v1.0) where a commit belongs.",
+    "The config is copied verbatim so that anyone can compare it with what was published; a branch or tag "
+    "moves, so the file it names today may not be the one that was read, and the comparison proves nothing. "
+    "A commit hash names one content for good.",
+    "give the commit hash the config was read at (the file's history on Hugging Face or GitHub shows it)",
+    Severity.WARNING,
+)
+
 RULES: tuple[Rule, ...] = (
     ID_MISMATCH,
     DUPLICATE_ID,
@@ -89,4 +100,5 @@ RULES: tuple[Rule, ...] = (
     OUTSIDE_RECORDS,
     SELF_REFERENCE,
     LEFTOVER_TEMPORARY,
+    REVISION_NOT_A_COMMIT,
 )

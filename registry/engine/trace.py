@@ -12,9 +12,11 @@ number at least 1, so a reader never has to guess whether "GB" meant 10⁹ or 2�
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
+from registry.engine.layers import LayerGroup, Mechanism, StateTensor
 from registry.engine.units import format_bytes, format_int
 
 Factor = int | Fraction | str
@@ -96,3 +98,36 @@ def layer_span(layers: Sequence[int]) -> str:
     if len(ordered) <= 4:
         return ", ".join(str(i) for i in ordered)
     return ", ".join(str(i) for i in ordered[:3]) + f", …, {ordered[-1]}"
+
+
+def _shape(sizes: tuple[int | None, ...]) -> str:
+    """``3 × 8192``, with ``?`` for an unknown size."""
+    return " × ".join("?" if n is None else str(n) for n in sizes)
+
+
+def dimensions(mechanism: Mechanism) -> str:
+    """``num_kv_heads 8, head_dim 128, v_head_dim 128``: the mechanism's known sizes, by field name, in
+    words a person reads (never the dataclass's own representation)."""
+    parts: list[str] = []
+    for item in dataclasses.fields(mechanism):
+        value = getattr(mechanism, item.name)
+        if value is None or item.name == "variant":
+            continue
+        if item.name == "tensors":
+            shapes = ", ".join(f"{t.name} {_shape(t.shape)}" for t in value if isinstance(t, StateTensor))
+            parts.append(f"state tensors {shapes}")
+        elif item.name == "inner":
+            parts.append(f"entries like {value.kind} ({dimensions(value)})")
+        else:
+            parts.append(f"{item.name} {value}")
+    return ", ".join(parts)
+
+
+def group_line(group: LayerGroup) -> str:
+    """``36 × attention, layers 0–35: num_kv_heads 8, head_dim 128, v_head_dim 128``: a layer group as
+    ``import-config`` and ``explain`` show it."""
+    mechanism = group.mechanism
+    variant = getattr(mechanism, "variant", None)
+    name = f"{mechanism.kind} ({variant})" if variant else mechanism.kind
+    dims = dimensions(mechanism)
+    return f"{group.count} × {name}, layers {layer_span(group.layers)}" + (f": {dims}" if dims else "")

@@ -43,8 +43,19 @@ KINDS: dict[str, str] = {
 
 ID_PATTERN = r"^(models|kv-efficiency|benchmarks|engines|hardware)/[a-z0-9][a-z0-9._-]{0,99}$"
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,99}$"
+REPOSITORY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$"
+"""A repository as ``owner/name`` (Hugging Face and GitHub spell them alike), never a URL."""
+COMMIT_PATTERN = r"^[0-9a-f]{7,64}$"
+"""A commit: a git hash, full or abbreviated (SHA-1 or SHA-256); a branch or tag names no fixed content."""
+ENGINE_LAYOUT_NAMES = ("ideal", "vllm", "sglang", "llama.cpp", "transformers", "trtllm")
+"""The engine layouts a record may name, each optionally with a version (``transformers@4``)."""
 LAYOUT_PATTERN = r"^(ideal|vllm|sglang|llama\.cpp|transformers|trtllm)(@[0-9][0-9A-Za-z.]{0,19})?$"
-DTYPE_PATTERN = r"^(fp32|bf16|fp16|fp8|fp8_e4m3|fp8_e5m2|int8|int4|fp4|nvfp4|mxfp4|q8_0|q4_0|q4_k|q5_k|q6_k)$"
+DTYPE_NAMES = (
+    "fp32", "bf16", "fp16", "fp8", "fp8_e4m3", "fp8_e5m2", "int8", "int4", "fp4", "nvfp4", "mxfp4",
+    "q8_0", "q4_0", "q4_k", "q5_k", "q6_k",
+)  # fmt: skip
+"""The dtypes a record may name: what a message lists when a dtype is not one of them."""
+DTYPE_PATTERN = rf"^({'|'.join(DTYPE_NAMES)})$"
 
 RecordId = Annotated[
     str,

@@ -3,17 +3,39 @@ layout of layer groups when no config is public."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from registry.kinds.fields import DateText, Envelope, ShortText, Strict, Url
+from registry.kinds.fields import (
+    COMMIT_PATTERN,
+    REPOSITORY_PATTERN,
+    DateText,
+    Envelope,
+    ShortText,
+    Strict,
+    Url,
+)
 
 GEOMETRY_MISSING = "a model states its geometry: a verbatim 'config' with 'config_source', or a 'layout'"
 CONFIG_NEEDS_SOURCE = "'config' needs 'config_source' (repository, file, revision) saying where it was read"
 """The model's rules across fields, in words: the pydantic validators raise them, and the JSON Schema
 carries them (``x-messages``) for the check to say when the schema finds the same fault."""
+
+_COMMIT = re.compile(COMMIT_PATTERN)
+
+
+def revision_problem(revision: str) -> str | None:
+    """Why a config's ``revision`` is not a commit (a branch such as ``main`` or a tag moves), or None for
+    a git hash: the words ``registry check`` (R010) and ``registry import-config`` both use."""
+    if _COMMIT.fullmatch(revision):
+        return None
+    return (
+        f"revision {revision!r} is not a commit: a branch or tag can move, so the config it names may change"
+    )
+
 
 MAX_LAYERS = 2_000
 """The most layers a model's explicit layout may have in all (the largest published stacks have a few
@@ -25,9 +47,15 @@ check of a hostile record short."""
 class ConfigSource(Strict):
     """Where the verbatim ``config`` was read: a repository, a file in it, and the revision."""
 
-    repository: ShortText = Field(description="owner/name of the repository that publishes the config.")
+    repository: Annotated[str, Field(pattern=REPOSITORY_PATTERN)] = Field(
+        description="owner/name of the repository that publishes the config (meta-llama/Llama-3.1-8B), "
+        "not a URL."
+    )
     file: ShortText = Field(default="config.json")
-    revision: Annotated[str, Field(min_length=4, max_length=80)] = Field(description="Commit or tag.")
+    revision: Annotated[str, Field(min_length=4, max_length=80)] = Field(
+        description="The commit the config was read at (a git hash); a branch or tag draws a warning, "
+        "since it names no fixed content."
+    )
     url: Url | None = None
 
 
@@ -43,28 +71,79 @@ class LayerGroupSpec(Strict):
     """
 
     layers: int = Field(ge=1, le=10_000, description="How many layers the group has.")
-    mechanism: Mechanism
+    mechanism: Mechanism = Field(
+        description="How the group's layers cache: attention (full, any number of KV heads), "
+        "sliding-window, chunked, mla (a latent plus a decoupled RoPE key), recurrent (a fixed state per "
+        "sequence: KDA, gated DeltaNet, Mamba), compressed (a sequence-compressed cache), shared (reuses "
+        "another layer's cache) or no-cache."
+    )
     variant: ShortText | None = Field(
         default=None, description="e.g. kda, gated-deltanet, mamba2, gated-mla, csa, hca."
     )
-    num_kv_heads: int | None = Field(default=None, ge=1, le=100_000)
-    head_dim: int | None = Field(default=None, ge=1, le=100_000, description="Key head size.")
+    num_kv_heads: int | None = Field(
+        default=None, ge=1, le=100_000, description="Key and value heads cached per layer (attention kinds)."
+    )
+    head_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Key head size (attention kinds)."
+    )
     v_head_dim: int | None = Field(
-        default=None, ge=1, le=100_000, description="Value head size, when it differs."
+        default=None, ge=1, le=100_000, description="Value head size, when it differs from head_dim."
     )
-    window: int | None = Field(default=None, ge=1, le=2**40)
-    chunk: int | None = Field(default=None, ge=1, le=2**40)
-    kv_lora_rank: int | None = Field(default=None, ge=1, le=100_000)
-    qk_rope_head_dim: int | None = Field(default=None, ge=0, le=100_000)
-    compress_ratio: int | None = Field(default=None, ge=1, le=1_000_000)
+    window: int | None = Field(
+        default=None,
+        ge=1,
+        le=2**40,
+        description="Tokens a sliding-window layer keeps (sliding-window); for a compressed "
+        "group, the uncompressed local window each of its layers also keeps.",
+    )
+    chunk: int | None = Field(
+        default=None, ge=1, le=2**40, description="Tokens of a chunked-attention layer's chunk (chunked)."
+    )
+    kv_lora_rank: int | None = Field(
+        default=None, ge=1, le=100_000, description="The MLA latent's size, cached per token (mla)."
+    )
+    qk_rope_head_dim: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="The decoupled RoPE key's size, cached beside the latent (mla).",
+    )
+    compress_ratio: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Tokens folded into one cache entry (compressed); each entry is shaped "
+        "like an mla latent when kv_lora_rank is given, else like attention's K and V.",
+    )
     index_head_dim: int | None = Field(
-        default=None, ge=1, le=100_000, description="Sparse-attention indexer key size."
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Key size of a sparse-attention indexer, one key per cache entry (mla, compressed).",
     )
-    state_heads: int | None = Field(default=None, ge=1, le=100_000)
-    state_k_dim: int | None = Field(default=None, ge=1, le=100_000)
-    state_v_dim: int | None = Field(default=None, ge=1, le=100_000)
-    conv_kernel: int | None = Field(default=None, ge=1, le=1_000)
-    conv_channels: int | None = Field(default=None, ge=1, le=10_000_000)
+    state_heads: int | None = Field(
+        default=None, ge=1, le=100_000, description="Heads of the recurrent state (recurrent)."
+    )
+    state_k_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Key size of each state head (recurrent)."
+    )
+    state_v_dim: int | None = Field(
+        default=None, ge=1, le=100_000, description="Value size of each state head (recurrent)."
+    )
+    conv_kernel: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000,
+        description="Width of the short convolution before the recurrence; its state keeps kernel - 1 "
+        "positions (recurrent).",
+    )
+    conv_channels: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="Channels the short convolution runs over; null when the source does not say, which "
+        "leaves the convolution state not computable (recurrent).",
+    )
     layer_indices: list[Annotated[int, Field(ge=0, lt=MAX_LAYERS)]] | None = Field(
         default=None,
         max_length=MAX_LAYERS,

@@ -16,17 +16,18 @@ from registry.checker.formulas import findings, model_findings
 from registry.checker.index import Entry, RegistryIndex
 from registry.checker.pipeline import check
 from registry.engine.claims import show_value
-from registry.engine.trace import layer_span
+from registry.engine.trace import group_line
 from registry.engine.units import format_bytes, format_int
 from registry.errors import RegistryError
-from registry.ids import record_id as resolve_id
+from registry.ids import existing_record_id
 from registry.kinds.records import Benchmark, KvEfficiency, Model
 from registry.results import MemoryFit, Results
 
 
 def explain(root: Path, record_id: str) -> str:
-    """The explanation of one record of the registry at ``root``, as text."""
-    wanted = resolve_id(record_id)
+    """The explanation of one record of the registry at ``root``, as text. ``record_id`` takes every form
+    an id takes (:func:`registry.ids.existing_record_id`): ``deepseek-v3`` is ``models/deepseek-v3``."""
+    wanted = existing_record_id(root, record_id)
     result = check(root)
     results = result.results
     assert results is not None  # a check with formulas has them
@@ -147,9 +148,7 @@ def _explain_model(results: Results, entry: Entry) -> str:
         return "\n".join([*lines, f"the cache layout cannot be derived: {geometry.problem.message}"]) + "\n"
     lines.append("")
     lines.append("layer groups:")
-    for group in layout.groups:
-        which = layer_span(group.layers)
-        lines.append(f"  {group.count} × {group.mechanism.kind}, layers {which}: {group.mechanism}")
+    lines.extend(f"  {group_line(group)}" for group in layout.groups)
     result = results.figures.standard_point(layout)
     lines += ["", *result.trace]
     if result.total_bytes is not None:

@@ -21,7 +21,7 @@ from registry.results.figures import (
     StandardLadders,
     reasons,
 )
-from registry.results.geometry import LayoutProblem, ModelGeometry, model_geometry
+from registry.results.geometry import LayoutProblem, ModelGeometry, config_problem, model_geometry
 from registry.results.outcome import Outcome, outcome_of
 from registry.results.specs import RUN_KINDS, RunRecord, engine_key, run_of, spec_of
 from registry.results.values import ClaimResult, MemoryFit, Results, RunResult, compute_results
@@ -46,6 +46,7 @@ __all__ = [
     "RunResult",
     "StandardLadders",
     "compute_results",
+    "config_problem",
     "engine_key",
     "model_geometry",
     "outcome_of",

@@ -10,6 +10,7 @@ from registry.engine.adapters import (
     ConfigValueError,
     UnsupportedModelType,
     geometry_fields,
+    layer_groups_from_config,
 )
 from registry.engine.layers import LayerGroups, LayerGroupsError
 from registry.engine.variants import Fields
@@ -56,15 +57,33 @@ def model_geometry(model: Model) -> ModelGeometry:
     still gives."""
     try:
         return _geometry(model_layer_groups(model), model.config)
-    except UnsupportedModelType as error:
-        problem = LayoutProblem("unsupported-model-type", "model_type", str(error), type(error).__name__)
-    except ConfigValueError as error:  # a stated but impossible value is an error, not an unknown
-        problem = LayoutProblem("invalid-value", error.field, str(error), type(error).__name__)
-    except ConfigFieldError as error:
-        problem = LayoutProblem("missing-field", error.field, str(error), type(error).__name__)
-    except LayerGroupsError as error:
-        problem = LayoutProblem("layout", None, str(error), type(error).__name__)
+    except ValueError as error:
+        problem = layout_problem(error)
     return ModelGeometry(None, _fields_of(model), problem=problem)
+
+
+def config_problem(config: dict[str, Any]) -> LayoutProblem | None:
+    """Why the engine cannot lay out ``config`` (as :func:`model_geometry` would find it in a model
+    record holding it), or None when it can: ``registry import-config`` says so as the check will."""
+    try:
+        layer_groups_from_config(config)
+    except ValueError as error:
+        return layout_problem(error)
+    return None
+
+
+def layout_problem(error: ValueError) -> LayoutProblem:
+    """The problem an adapter's or the layer groups' error states; any other error is raised again."""
+    name = type(error).__name__
+    if isinstance(error, UnsupportedModelType):
+        return LayoutProblem("unsupported-model-type", "model_type", str(error), name)
+    if isinstance(error, ConfigValueError):  # a stated but impossible value is an error, not an unknown
+        return LayoutProblem("invalid-value", error.field, str(error), name)
+    if isinstance(error, ConfigFieldError):
+        return LayoutProblem("missing-field", error.field, str(error), name)
+    if isinstance(error, LayerGroupsError):
+        return LayoutProblem("layout", None, str(error), name)
+    raise error
 
 
 def _geometry(layout: LayerGroups, config: dict[str, Any] | None) -> ModelGeometry:
