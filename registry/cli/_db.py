@@ -48,19 +48,42 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def current_database(args: argparse.Namespace) -> Path | None:
+def current_database(args: argparse.Namespace, *, leave_out_errors: bool = False) -> Path | None:
     """The ``--db`` file (default ``build/registry.duckdb``), built first when missing or stale and the
-    build reported; None when the registry has errors, after listing them (the command exits 1)."""
-    from registry.db import BuildRefused, ensure_database  # lazy
+    build reported; None when the registry has errors, after listing them (the command exits 1).
+
+    With ``leave_out_errors`` a registry with errors is built without the records that have them (and
+    those pointing at one): their findings are listed on standard error, and each later use of the same
+    file says again which records it leaves out."""
+    from registry.db import BuildRefused, ensure_database, stored_left_out  # lazy
+    from registry.report.reporters import text  # lazy
 
     try:
-        path, report = ensure_database(registry_root(args), Path(args.db) if args.db else None)
+        path, report = ensure_database(
+            registry_root(args), Path(args.db) if args.db else None, leave_out_errors=leave_out_errors
+        )
     except BuildRefused as refused:
         report_refusal(refused)
         return None
+    if report is not None and report.check is not None:
+        text(report.check, sys.stderr, sys.stderr)
     if report is not None:
         sys.stderr.write(describe_build(report) + "\n")
+    left_out = report.left_out if report is not None else stored_left_out(path)
+    if left_out:
+        sys.stderr.write(describe_left_out(left_out) + "\n")
     return path
+
+
+def describe_left_out(left_out: tuple[str, ...]) -> str:
+    """``note: built without 1 record that has errors ...``: what a partial database or site lacks."""
+    shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5:,} more" if len(left_out) > 5 else "")
+    plural = "record" if len(left_out) == 1 else "records"
+    return (
+        f"note: built without {len(left_out):,} {plural} that {'has' if len(left_out) == 1 else 'have'} "
+        f"errors or point at one ({shown}); the rest of the registry is in it. 'registry check' lists "
+        "the errors"
+    )
 
 
 def report_refusal(refused: BuildRefused) -> int:

@@ -15,6 +15,9 @@ when it is missing or older than the records (a fingerprint of every record file
 kept in its metadata table, so an edit is noticed even when modification times are not). SQL is
 DuckDB's dialect; the tables and their columns are listed on the site's Database page, or with
 registry query "DESCRIBE models".
+
+To take the answer or the tables elsewhere on purpose: --format csv (or json) written to a file by your
+shell, or 'registry export --parquet DIR' for every table as Parquet.
 """
 
 EPILOG = """\
@@ -26,13 +29,20 @@ examples:
   echo "SELECT count(*) FROM records" | registry query - --format json
   registry query --allow-files "SELECT m.id, t.price FROM models AS m
                                 JOIN read_csv('my-prices.csv') AS t ON t.model = m.id"
+  registry query "SELECT * FROM models" --format csv > models.csv
+  registry export --parquet build/parquet          (every table, as Parquet)
+
+A record with errors (an unfinished draft from 'registry new', say) does not stop the query: the
+database is built without it and without the records that point at it, its findings are listed on
+standard error, and each query of that file notes the records it lacks.
 
 The answer is written as it is read, a batch of rows at a time; the table format shows the first 1,000
 rows and says when there were more (csv, json and markdown write them all). Control characters in a
 value are written as escapes. Ctrl-C stops the query (exit 130).
 
-exit codes: 0 answered, 1 the database could not be built (the registry has errors; they are listed),
-2 could not run (an error in the SQL, a bad option, a --db folder that does not exist), 130 interrupted.
+exit codes: 0 answered (records left out for their errors are noted on standard error), 1 the database
+could not be built, 2 could not run (an error in the SQL, an empty query, a bad option, a --db folder
+that does not exist), 130 interrupted.
 """
 
 
@@ -58,13 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from registry.cli._db import current_database  # lazy
-    from registry.db import stream_query  # lazy
+    from registry.db import require_sql, stream_query  # lazy
     from registry.errors import RegistryError  # lazy
 
     if args.db and not Path(args.db).parent.is_dir():
         raise RegistryError(f"--db {args.db}: the folder {Path(args.db).parent} does not exist")
-    sql = sys.stdin.read() if args.sql == "-" else args.sql
-    path = current_database(args)
+    sql = require_sql(sys.stdin.read() if args.sql == "-" else args.sql)
+    path = current_database(args, leave_out_errors=True)
     if path is None:
         return 1
     stream_query(path, sql, sys.stdout, args.format, allow_files=args.allow_files)

@@ -9,9 +9,11 @@ from pathlib import Path
 from registry.cli._common import registry_root
 
 DESCRIPTION = """\
-Build the static site: check the registry (and refuse if it has errors), write the generated pages
-into site/generated/ (git-ignored; the hand-written pages beside them are committed), then run
-'mkdocs build --strict' into build/site/. Record pages are reached through the collection indexes and
+Build the static site: check the registry, write the generated pages into site/generated/ (git-ignored;
+the hand-written pages beside them are committed), then run 'mkdocs build --strict' into build/site/.
+A record with errors (an unfinished draft from 'registry new', say) is left out, with the records that
+point at it: its findings are listed and the rest of the registry is built. --strict refuses the whole
+build instead (for publishing). Record pages are reached through the collection indexes and
 the search box, not the navigation, so the build stays linear in the number of records.
 """
 
@@ -21,8 +23,10 @@ examples:
   registry site --out /tmp/site       build somewhere else
   registry site --serve               build, then serve it on http://127.0.0.1:8000/
   registry site --no-downloads        skip the database and Parquet files (a quicker preview)
+  registry site --strict              refuse a registry with errors (for publishing)
 
-exit codes: 0 built, 2 could not build (errors in the records, or the mkdocs build failed).
+exit codes: 0 built (records left out for their errors are listed on standard error), 2 could not build
+(errors in the records with --strict, or the mkdocs build failed).
 """
 
 
@@ -40,16 +44,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pages-only", action="store_true", help="write the generated Markdown pages, do not run mkdocs"
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a registry with errors instead of building without the records that have them",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from registry.cli._db import describe_left_out  # lazy
+    from registry.report.reporters import text  # lazy
     from registry.site import build_site, make_server  # lazy
 
     root = registry_root(args)
     out = Path(args.out).resolve() if args.out else None
     report = build_site(
-        root, out, progress=sys.stderr, downloads=not args.no_downloads, render=not args.pages_only
+        root,
+        out,
+        progress=sys.stderr,
+        downloads=not args.no_downloads,
+        render=not args.pages_only,
+        leave_out_errors=not args.strict,
     )
+    if report.check is not None:
+        text(report.check, sys.stderr, sys.stderr)
+    if report.left_out:
+        sys.stderr.write(describe_left_out(report.left_out) + "\n")
     timing = ", ".join(f"{step} {seconds:.1f} s" for step, seconds in report.seconds.items())
     if args.pages_only:
         sys.stdout.write(f"Wrote {report.pages:,} pages into {root / 'site' / 'generated'} ({timing}).\n")

@@ -25,6 +25,7 @@ from registry.db._build import (
     fingerprint_of,
     registry_tables,
     stored_fingerprint,
+    stored_left_out,
 )
 from registry.db._export import export_parquet
 from registry.db._query import (
@@ -36,7 +37,7 @@ from registry.db._query import (
     run_query,
     text,
 )
-from registry.db._stream import stream_query
+from registry.db._stream import require_sql, stream_query
 from registry.db._tables import TABLES, TYPE_RULES, Column, Table
 from registry.errors import QueryError
 from registry.results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
@@ -65,9 +66,11 @@ __all__ = [
     "fingerprint_of",
     "markdown_cell",
     "registry_tables",
+    "require_sql",
     "run_queries",
     "run_query",
     "stored_fingerprint",
+    "stored_left_out",
     "stream_query",
     "text",
 ]

@@ -31,6 +31,7 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from registry.checker.cache import file_digest
+from registry.checker.clean import clean_part, left_out
 from registry.checker.discover import discover
 from registry.checker.index import RegistryIndex
 from registry.checker.pipeline import CheckResult, check
@@ -74,6 +75,11 @@ class BuildReport:
     fingerprint: str
     rows: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    left_out: tuple[str, ...] = ()
+    """The record files left out because they, or a record they point at, have errors
+    (``leave_out_errors``); empty for a registry that checks clean."""
+    check: CheckResult | None = None
+    """The whole check, when records were left out: its findings say why."""
 
     @property
     def total_rows(self) -> int:
@@ -239,7 +245,7 @@ def table_chunks(index: RegistryIndex, results: Results, size: int = CHUNK) -> I
         yield registry_tables(index.part(chunk), results)
 
 
-def _metadata(fingerprint_text: str, records: int) -> pa.Table:
+def _metadata(fingerprint_text: str, records: int, missing: tuple[str, ...] = ()) -> pa.Table:
     import duckdb  # lazy
 
     values = {
@@ -248,6 +254,7 @@ def _metadata(fingerprint_text: str, records: int) -> pa.Table:
         "format_version": FORMAT_VERSION,
         "records": str(records),
         "duckdb_version": duckdb.__version__,
+        "left_out": "\n".join(missing),
     }
     return arrow_table(METADATA, {"key": list(values), "value": list(values.values())})
 
@@ -299,7 +306,9 @@ def write_database(chunks: Iterable[dict[str, pa.Table]], path: Path) -> tuple[d
 def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> BuildReport:
     """Build the database at ``path`` from a registry that has already been checked (its index and the
     engine's results), a chunk of records at a time: each chunk's rows are made and loaded before the
-    next chunk's are made.
+    next chunk's are made. The record files the check read but its index leaves out (a
+    :func:`~registry.checker.clean.clean_part`'s) are named in the metadata table, so that a later
+    query can say so.
 
     An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
     at someone's own file must not destroy it.
@@ -310,32 +319,51 @@ def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> Buil
     if results is None:
         raise RegistryError("the registry was checked without its formulas; the database needs their results")
     started = time.perf_counter()
-    metadata = {"metadata": _metadata(fingerprint_text, len(index.entries))}
+    missing = left_out(checked)
+    metadata = {"metadata": _metadata(fingerprint_text, len(index.entries), missing)}
     rows, loading = write_database(itertools.chain(table_chunks(index, results, CHUNK), [metadata]), path)
-    report = BuildReport(path, fingerprint_text, rows)
+    report = BuildReport(path, fingerprint_text, rows, left_out=missing)
     report.seconds["tables"] = time.perf_counter() - started - loading
     report.seconds["load"] = loading
     return report
 
 
-def build_database(root: Path, out: Path | None = None) -> BuildReport:
+def build_database(root: Path, out: Path | None = None, *, leave_out_errors: bool = False) -> BuildReport:
     """Check the registry at ``root`` and, when it has no errors, build its database file.
 
-    Raises :class:`BuildRefused` (carrying the check result) when the check finds errors.
+    Raises :class:`BuildRefused` (carrying the check result) when the check finds errors. With
+    ``leave_out_errors``, the records that check clean are built instead (:func:`clean_part`: a record
+    with errors, and any record pointing at one, is left out), and the report names those left out.
     """
     started = time.perf_counter()
     result = check(root)
     checked = time.perf_counter() - started
+    whole = result
     if not result.ok:
-        raise BuildRefused(result)
+        if not leave_out_errors:
+            raise BuildRefused(result)
+        result = clean_part(result).result
     # Of the bytes the check read: a file edited during the build leaves the database stale.
     report = build_index(result, database_path(root, out), fingerprint_of(result.digests))
     report.seconds = {"check": checked, **report.seconds}
+    report.check = whole if report.left_out else None
     return report
 
 
 def stored_fingerprint(path: Path) -> str | None:
     """The fingerprint a database file was built with; None for a missing or unreadable file."""
+    return _stored(path, "fingerprint")
+
+
+def stored_left_out(path: Path) -> tuple[str, ...]:
+    """The record files a database file was built without (their errors kept them out); none for a
+    file built from a clean registry, or one that cannot be read."""
+    value = _stored(path, "left_out")
+    return tuple(value.split("\n")) if value else ()
+
+
+def _stored(path: Path, key: str) -> str | None:
+    """A value of the file's ``metadata`` table; None for a missing or unreadable file or key."""
     import duckdb  # lazy
 
     if not path.is_file():
@@ -345,7 +373,7 @@ def stored_fingerprint(path: Path) -> str | None:
     except duckdb.Error:
         return None
     try:
-        found = connection.execute("SELECT value FROM metadata WHERE key = 'fingerprint'").fetchone()
+        found = connection.execute("SELECT value FROM metadata WHERE key = ?", [key]).fetchone()
     except duckdb.Error:
         return None
     finally:
@@ -353,12 +381,17 @@ def stored_fingerprint(path: Path) -> str | None:
     return None if found is None else str(found[0])
 
 
-def ensure_database(root: Path, out: Path | None = None) -> tuple[Path, BuildReport | None]:
-    """The database file, built first when it is missing or its fingerprint is not the registry's.
+def ensure_database(
+    root: Path, out: Path | None = None, *, leave_out_errors: bool = False
+) -> tuple[Path, BuildReport | None]:
+    """The database file, built first when it is missing or its fingerprint is not the registry's
+    (``leave_out_errors`` as :func:`build_database` takes it).
 
     Returns the path and the build's report (None when the file was already current).
     """
     path = database_path(root, out)
-    if stored_fingerprint(path) == fingerprint(root):
+    # A file built without some records is current only for a caller that takes one.
+    if stored_fingerprint(path) == fingerprint(root) and (leave_out_errors or not stored_left_out(path)):
         return path, None
-    return path, build_database(root, out)
+    return path, build_database(root, out, leave_out_errors=leave_out_errors)
+

@@ -50,6 +50,14 @@ def lock_down(connection: Any, *, allow_files: bool = False) -> None:
     connection.execute("SET lock_configuration = true")
 
 
+LOCKED = (
+    "; registry query reaches no file but the database: --allow-files lets the SQL read and write your "
+    "own files, --format csv or json with your shell's '>' saves an answer, and 'registry export "
+    "--parquet DIR' writes every table"
+)
+"""Said after DuckDB's own words when the SQL reached for a file (``COPY ... TO``, ``read_csv``)."""
+
+
 OPENING_CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
@@ -60,12 +68,21 @@ OPENING_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 ``allowed_directories`` only once the database has started)."""
 
 
+def require_sql(sql: str) -> str:
+    """``sql``, refused with a message when it is empty or only whitespace (DuckDB would answer
+    nothing, with no description to write)."""
+    if not sql.strip():
+        raise QueryError('the SQL is empty; give a query, e.g. registry query "SELECT id FROM models"')
+    return sql
+
+
 def stream_query(path: Path, sql: str, out: TextIO, format_: str, *, allow_files: bool = False) -> None:
     """Run ``sql`` on the database at ``path`` and write its answer to ``out`` in ``format_`` as it
     comes. Raises :class:`QueryError` for SQL that cannot run, ``KeyboardInterrupt`` on Ctrl-C (after
     interrupting the query)."""
     import duckdb  # lazy
 
+    require_sql(sql)
     try:
         connection = duckdb.connect(str(path), read_only=True, config=OPENING_CONFIG)
         lock_down(connection, allow_files=allow_files)
@@ -94,7 +111,8 @@ def stream_query(path: Path, sql: str, out: TextIO, format_: str, *, allow_files
         _close(cursor, connection)
     if failure:
         if isinstance(failure[0], duckdb.Error):
-            raise QueryError(f"SQL error: {printable(str(failure[0]))}") from None
+            locked = isinstance(failure[0], duckdb.PermissionException) and not allow_files
+            raise QueryError(f"SQL error: {printable(str(failure[0]))}{LOCKED if locked else ''}") from None
         raise failure[0]
 
 

@@ -4,7 +4,10 @@
 
     records ──check──▶ index ──generate──▶ site/generated/*.md ──mkdocs build --strict──▶ build/site/
 
-The build refuses a registry whose check has errors: a page must never show a number the check rejects.
+A page must never show a number the check rejects: the build refuses a registry whose check has errors,
+or, with ``leave_out_errors`` (``registry site`` without ``--strict``), builds the part that checks clean
+(:func:`~registry.checker.clean.clean_part`), so that one unfinished draft does not keep a reader from
+the rest, and says which records it left out.
 MkDocs runs as a separate process with the registry root as its working folder (the snippets extension
 resolves the home page's generated part from there), so its configuration is exactly ``mkdocs.yml``:
 no hooks, no plugins beyond the theme's search, and the same sources build with Zensical.
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from registry.checker.clean import clean_part, left_out
 from registry.checker.pipeline import CheckResult, check
 from registry.diagnostics import Severity
 from registry.errors import RegistryError, SiteRefused
@@ -38,23 +42,30 @@ class SiteReport:
     pages: int
     records: dict[str, int]
     seconds: dict[str, float] = field(default_factory=dict)
+    left_out: tuple[str, ...] = ()
+    """The record files left out for their errors (or for pointing at one), with ``leave_out_errors``."""
+    check: CheckResult | None = None
+    """The whole check, when records were left out: its findings say why."""
 
     @property
     def home(self) -> Path:
         return self.out / "index.html"
 
 
-def check_clean(root: Path) -> CheckResult:
-    """Run the whole check; raise :class:`SiteRefused` when it finds errors."""
+def check_clean(root: Path, *, leave_out_errors: bool = False) -> tuple[CheckResult, CheckResult]:
+    """Run the whole check: the result to build from, and the whole check. With errors, raise
+    :class:`SiteRefused`, or with ``leave_out_errors`` build from the part that checks clean."""
 
     result = check(root)
+    if not result.ok and leave_out_errors:
+        return clean_part(result).result, result
     if not result.ok:
         errors = result.count(Severity.ERROR)
         raise SiteRefused(
             f"the registry has {errors} error{'s' if errors != 1 else ''}; the site is built only from "
             "records that check clean (run 'registry check' to see them)"
         )
-    return result
+    return result, result
 
 
 def run_mkdocs(root: Path, out: Path, *, tool: str = "mkdocs") -> None:
@@ -107,11 +118,13 @@ def build_site(
     progress: TextIO | None = None,
     downloads: bool = True,
     render: bool = True,
+    leave_out_errors: bool = False,
 ) -> SiteReport:
     """Check the registry at ``root``, generate its pages and build the site into ``out``.
 
     ``out`` defaults to ``build/site`` under ``root``. ``downloads`` false skips the database files (a
-    quicker preview); ``render`` false stops after writing the Markdown pages.
+    quicker preview); ``render`` false stops after writing the Markdown pages. A registry with errors is
+    refused, or with ``leave_out_errors`` built without the records that have them (see the report).
     """
 
     target = (out if out is not None else root / DEFAULT_OUT).resolve()
@@ -121,7 +134,7 @@ def build_site(
         _make_folder(target)
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    result = check_clean(root)
+    result, whole = check_clean(root, leave_out_errors=leave_out_errors)
     seconds["check"] = time.perf_counter() - started
     generated = generate(root, result, progress=progress, downloads=downloads)
     seconds.update(generated.seconds)
@@ -130,4 +143,7 @@ def build_site(
         started = time.perf_counter()
         run_mkdocs(root, target)
         seconds["mkdocs"] = time.perf_counter() - started
-    return SiteReport(target, generated.pages, generated.records, seconds)
+    missing = left_out(result)
+    return SiteReport(
+        target, generated.pages, generated.records, seconds, missing, whole if missing else None
+    )
