@@ -68,7 +68,9 @@ def test_explain_prints_plain_words_never_a_python_repr(capsys: Capture) -> None
         for repr_mark in ("Attention(", "MLA(", "Recurrent(", "StateTensor(", "SlidingWindow(", "=None"):
             assert repr_mark not in out, (model, repr_mark)
     assert main(["explain", "--root", str(REPO), "llama-3.1-8b"]) == 0
-    assert "32 × attention, layers 0–31: num_kv_heads 8, head_dim 128, v_head_dim 128" in capsys.readouterr().out
+    assert (
+        "32 × attention, layers 0–31: num_kv_heads 8, head_dim 128, v_head_dim 128" in capsys.readouterr().out
+    )
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
@@ -129,7 +131,9 @@ def test_a_bad_kv_dtype_lists_the_accepted_names(seed: Path, capsys: Capture) ->
         ["new", "kv-efficiency/x", "--model", "deepseek-v3", "--layout", "vlm"],
     ],
 )
-def test_new_lists_accepted_names_not_a_regular_expression(seed: Path, argv: list[str], capsys: Capture) -> None:
+def test_new_lists_accepted_names_not_a_regular_expression(
+    seed: Path, argv: list[str], capsys: Capture
+) -> None:
     assert main([*argv, "--root", str(seed)]) == 2
     err = capsys.readouterr().err
     assert "use one of" in err

@@ -59,7 +59,9 @@ def test_contributing_md_and_the_pull_request_template_point_at_the_page() -> No
     contributing = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
     assert "](site/contributing.md)" in contributing and ".pre-commit-config.yaml" in contributing
     template = (REPO / ".github" / "pull_request_template.md").read_text(encoding="utf-8")
-    assert "contributing.md" in template and "registry check" in template and "registry fmt --check" in template
+    assert (
+        "contributing.md" in template and "registry check" in template and "registry fmt --check" in template
+    )
 
 
 def test_ci_runs_what_the_contributing_page_says_it_runs() -> None:

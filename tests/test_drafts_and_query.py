@@ -54,7 +54,9 @@ def test_a_draft_does_not_block_a_query_and_its_findings_are_shown(root: Path, c
     assert out == "x\n1\n" and "Wrote" not in err and DRAFT in err
 
 
-def test_a_draft_does_not_block_a_query_of_a_good_db_file(root: Path, tmp_path: Path, capsys: Capture) -> None:
+def test_a_draft_does_not_block_a_query_of_a_good_db_file(
+    root: Path, tmp_path: Path, capsys: Capture
+) -> None:
     good = tmp_path / "good.duckdb"
     assert main(["db", "--root", str(root), "--out", str(good)]) == 0
     _draft(root, capsys)
@@ -62,7 +64,9 @@ def test_a_draft_does_not_block_a_query_of_a_good_db_file(root: Path, tmp_path: 
     assert stored_left_out(good) == (DRAFT,)
 
 
-def test_db_and_export_still_refuse_a_registry_with_errors(root: Path, tmp_path: Path, capsys: Capture) -> None:
+def test_db_and_export_still_refuse_a_registry_with_errors(
+    root: Path, tmp_path: Path, capsys: Capture
+) -> None:
     _draft(root, capsys)
     assert _ids(root, capsys)  # a partial file, built for the query
     assert main(["db", "--root", str(root)]) == 1
@@ -114,7 +118,10 @@ def test_registry_site_lists_the_drafts_findings_and_builds_the_rest(root: Path,
 def test_an_empty_query_is_a_message_and_exit_2(root: Path, sql: str, capsys: Capture) -> None:
     assert main(["query", "--root", str(root), sql]) == 2
     err = capsys.readouterr().err
-    assert err == 'registry query: error: the SQL is empty; give a query, e.g. registry query "SELECT id FROM models"\n'
+    assert (
+        err
+        == 'registry query: error: the SQL is empty; give a query, e.g. registry query "SELECT id FROM models"\n'
+    )
 
 
 def test_an_empty_query_from_standard_input_is_a_message(

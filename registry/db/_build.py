@@ -394,4 +394,3 @@ def ensure_database(
     if stored_fingerprint(path) == fingerprint(root) and (leave_out_errors or not stored_left_out(path)):
         return path, None
     return path, build_database(root, out, leave_out_errors=leave_out_errors)
-
