@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.checker.clean import clean_part
+from registry.checker.clean import without_drafts
 from registry.checker.pipeline import check
 from registry.cli import build_parser, main
 from registry.db import stored_left_out
@@ -45,7 +45,10 @@ def test_a_draft_does_not_block_a_query_and_its_findings_are_shown(root: Path, c
     out, err = capsys.readouterr()
     assert out == "n\n2\n"
     assert f"{DRAFT}:" in err and "S004" in err  # the draft's finding, as the check prints it
-    assert f"note: built without 1 record that has errors or point at one ({DRAFT})" in err
+    assert (
+        f"note: built without 1 record file, drafts that do not validate yet or records pointing at one ({DRAFT})"
+        in err
+    )
     ids = _ids(root, capsys)
     assert "hardware/draft-gpu" not in ids and "models/llama-3.1-8b" in ids
     # the file is current now: a later query does not rebuild, but still says what it lacks
@@ -81,7 +84,7 @@ def test_a_record_pointing_at_a_draft_is_left_out_with_it(root: Path, capsys: Ca
     data = json.loads(model.read_text(encoding="utf-8"))
     data["related"] = ["hardware/draft-gpu"]
     model.write_text(json.dumps(data), encoding="utf-8")
-    part = clean_part(check(root))
+    part = without_drafts(check(root))
     # the benchmark of that model goes too: nothing kept points at a gap
     assert part.left_out == (
         "records/benchmarks/llama-fp8-cold.yaml",
@@ -94,11 +97,26 @@ def test_a_record_pointing_at_a_draft_is_left_out_with_it(root: Path, capsys: Ca
     assert part.result.ok
 
 
+def test_an_error_that_is_not_a_drafts_still_refuses_query_and_site(root: Path, capsys: Capture) -> None:
+    _draft(root, capsys)
+    claims = root / "records" / "kv-efficiency" / "dsv3-128k.yaml"
+    data = json.loads(claims.read_text(encoding="utf-8"))
+    data["claims"][0]["stated"] = "65,536 B"  # a finished record whose number the geometry contradicts
+    claims.write_text(json.dumps(data), encoding="utf-8")
+    part = without_drafts(check(root))
+    assert part.left_out == (DRAFT,) and not part.result.ok
+    assert main(["query", "--root", str(root), "SELECT 1"]) == 1
+    out, err = capsys.readouterr()
+    assert "records/kv-efficiency/dsv3-128k.yaml:" in out and "not building the database" in err
+    assert main(["site", "--root", str(root), "--pages-only", "--no-downloads"]) == 2
+    assert "the site is built only from records that check clean" in capsys.readouterr().err
+
+
 def test_a_draft_does_not_block_the_site(root: Path, capsys: Capture) -> None:
     _draft(root, capsys)
     with pytest.raises(SiteRefused):
         build_site(root, downloads=False, render=False)
-    report = build_site(root, downloads=False, render=False, leave_out_errors=True)
+    report = build_site(root, downloads=False, render=False, leave_out_drafts=True)
     assert report.left_out == (DRAFT,)
     generated = root / "site" / "generated"
     assert (generated / "models").is_dir()
@@ -109,7 +127,7 @@ def test_registry_site_lists_the_drafts_findings_and_builds_the_rest(root: Path,
     _draft(root, capsys)
     assert main(["site", "--root", str(root), "--pages-only", "--no-downloads"]) == 0
     err = capsys.readouterr().err
-    assert f"{DRAFT}:" in err and "S004" in err and "note: built without 1 record" in err
+    assert f"{DRAFT}:" in err and "S004" in err and "note: built without 1 record file" in err
     assert main(["site", "--root", str(root), "--pages-only", "--no-downloads", "--strict"]) == 2
     assert "the site is built only from records that check clean" in capsys.readouterr().err
 

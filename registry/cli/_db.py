@@ -48,19 +48,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def current_database(args: argparse.Namespace, *, leave_out_errors: bool = False) -> Path | None:
+def current_database(args: argparse.Namespace, *, leave_out_drafts: bool = False) -> Path | None:
     """The ``--db`` file (default ``build/registry.duckdb``), built first when missing or stale and the
     build reported; None when the registry has errors, after listing them (the command exits 1).
 
-    With ``leave_out_errors`` a registry with errors is built without the records that have them (and
-    those pointing at one): their findings are listed on standard error, and each later use of the same
-    file says again which records it leaves out."""
+    With ``leave_out_drafts``, records that do not validate yet (drafts) and those pointing at one are
+    left out rather than refusing the build: the drafts' findings are listed on standard error, and each
+    later use of the same file says again which records it lacks. Any other error still refuses."""
     from registry.db import BuildRefused, ensure_database, stored_left_out  # lazy
     from registry.report.reporters import text  # lazy
 
     try:
         path, report = ensure_database(
-            registry_root(args), Path(args.db) if args.db else None, leave_out_errors=leave_out_errors
+            registry_root(args), Path(args.db) if args.db else None, leave_out_drafts=leave_out_drafts
         )
     except BuildRefused as refused:
         report_refusal(refused)
@@ -76,13 +76,12 @@ def current_database(args: argparse.Namespace, *, leave_out_errors: bool = False
 
 
 def describe_left_out(left_out: tuple[str, ...]) -> str:
-    """``note: built without 1 record that has errors ...``: what a partial database or site lacks."""
+    """``note: built without 1 draft ...``: what a database or site built without drafts lacks."""
     shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5:,} more" if len(left_out) > 5 else "")
-    plural = "record" if len(left_out) == 1 else "records"
     return (
-        f"note: built without {len(left_out):,} {plural} that {'has' if len(left_out) == 1 else 'have'} "
-        f"errors or point at one ({shown}); the rest of the registry is in it. 'registry check' lists "
-        "the errors"
+        f"note: built without {len(left_out):,} record file{'s' if len(left_out) != 1 else ''}, drafts that "
+        f"do not validate yet or records pointing at one ({shown}); the rest of the registry is in it, "
+        "and 'registry check' lists what the drafts lack"
     )
 
 

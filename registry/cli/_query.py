@@ -32,17 +32,18 @@ examples:
   registry query "SELECT * FROM models" --format csv > models.csv
   registry export --parquet build/parquet          (every table, as Parquet)
 
-A record with errors (an unfinished draft from 'registry new', say) does not stop the query: the
-database is built without it and without the records that point at it, its findings are listed on
-standard error, and each query of that file notes the records it lacks.
+A draft (a record that does not validate yet, such as one 'registry new' wrote with fields left to
+fill) does not stop the query: the database is built without it and the records pointing at it, its
+findings are listed on standard error, and each query of that file notes the records it lacks. Any
+other error (a wrong number, a dangling reference) still refuses the build.
 
 The answer is written as it is read, a batch of rows at a time; the table format shows the first 1,000
 rows and says when there were more (csv, json and markdown write them all). Control characters in a
 value are written as escapes. Ctrl-C stops the query (exit 130).
 
-exit codes: 0 answered (records left out for their errors are noted on standard error), 1 the database
-could not be built, 2 could not run (an error in the SQL, an empty query, a bad option, a --db folder
-that does not exist), 130 interrupted.
+exit codes: 0 answered (drafts left out are noted on standard error), 1 the database could not be
+built (the registry has errors other than drafts'; they are listed), 2 could not run (an error in the
+SQL, an empty query, a bad option, a --db folder that does not exist), 130 interrupted.
 """
 
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.db and not Path(args.db).parent.is_dir():
         raise RegistryError(f"--db {args.db}: the folder {Path(args.db).parent} does not exist")
     sql = require_sql(sys.stdin.read() if args.sql == "-" else args.sql)
-    path = current_database(args, leave_out_errors=True)
+    path = current_database(args, leave_out_drafts=True)
     if path is None:
         return 1
     stream_query(path, sql, sys.stdout, args.format, allow_files=args.allow_files)

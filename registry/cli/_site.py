@@ -11,10 +11,11 @@ from registry.cli._common import registry_root
 DESCRIPTION = """\
 Build the static site: check the registry, write the generated pages into site/generated/ (git-ignored;
 the hand-written pages beside them are committed), then run 'mkdocs build --strict' into build/site/.
-A record with errors (an unfinished draft from 'registry new', say) is left out, with the records that
-point at it: its findings are listed and the rest of the registry is built. --strict refuses the whole
-build instead (for publishing). Record pages are reached through the collection indexes and
-the search box, not the navigation, so the build stays linear in the number of records.
+A draft (a record that does not validate yet, such as one 'registry new' wrote with fields left to
+fill) is left out, with the records pointing at it: its findings are listed and the rest of the registry
+is built. Any other error refuses the build, and --strict refuses drafts too (for publishing). Record
+pages are reached through the collection indexes and the search box, not the navigation, so the build
+stays linear in the number of records.
 """
 
 EPILOG = """\
@@ -23,10 +24,10 @@ examples:
   registry site --out /tmp/site       build somewhere else
   registry site --serve               build, then serve it on http://127.0.0.1:8000/
   registry site --no-downloads        skip the database and Parquet files (a quicker preview)
-  registry site --strict              refuse a registry with errors (for publishing)
+  registry site --strict              refuse drafts too (for publishing)
 
-exit codes: 0 built (records left out for their errors are listed on standard error), 2 could not build
-(errors in the records with --strict, or the mkdocs build failed).
+exit codes: 0 built (drafts left out are listed on standard error), 2 could not build (errors in the
+records other than drafts', any with --strict, or the mkdocs build failed).
 """
 
 
@@ -47,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="refuse a registry with errors instead of building without the records that have them",
+        help="refuse a registry with drafts instead of building without them",
     )
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         progress=sys.stderr,
         downloads=not args.no_downloads,
         render=not args.pages_only,
-        leave_out_errors=not args.strict,
+        leave_out_drafts=not args.strict,
     )
     if report.check is not None:
         text(report.check, sys.stderr, sys.stderr)

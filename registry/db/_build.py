@@ -31,7 +31,7 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from registry.checker.cache import file_digest
-from registry.checker.clean import clean_part, left_out
+from registry.checker.clean import left_out, without_drafts
 from registry.checker.discover import discover
 from registry.checker.index import RegistryIndex
 from registry.checker.pipeline import CheckResult, check
@@ -76,8 +76,8 @@ class BuildReport:
     rows: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     left_out: tuple[str, ...] = ()
-    """The record files left out because they, or a record they point at, have errors
-    (``leave_out_errors``); empty for a registry that checks clean."""
+    """The record files left out as drafts, or for pointing at one (``leave_out_drafts``); empty for a
+    registry that checks clean."""
     check: CheckResult | None = None
     """The whole check, when records were left out: its findings say why."""
 
@@ -307,7 +307,7 @@ def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> Buil
     """Build the database at ``path`` from a registry that has already been checked (its index and the
     engine's results), a chunk of records at a time: each chunk's rows are made and loaded before the
     next chunk's are made. The record files the check read but its index leaves out (a
-    :func:`~registry.checker.clean.clean_part`'s) are named in the metadata table, so that a later
+    :func:`~registry.checker.clean.without_drafts`'s) are named in the metadata table, so that a later
     query can say so.
 
     An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
@@ -328,21 +328,22 @@ def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> Buil
     return report
 
 
-def build_database(root: Path, out: Path | None = None, *, leave_out_errors: bool = False) -> BuildReport:
+def build_database(root: Path, out: Path | None = None, *, leave_out_drafts: bool = False) -> BuildReport:
     """Check the registry at ``root`` and, when it has no errors, build its database file.
 
     Raises :class:`BuildRefused` (carrying the check result) when the check finds errors. With
-    ``leave_out_errors``, the records that check clean are built instead (:func:`clean_part`: a record
-    with errors, and any record pointing at one, is left out), and the report names those left out.
+    ``leave_out_drafts``, errors that are only drafts' (records that do not validate yet, and the records
+    pointing at one: :func:`~registry.checker.clean.without_drafts`) do not refuse the build: the rest
+    is built, and the report names the files left out and carries the whole check.
     """
     started = time.perf_counter()
     result = check(root)
     checked = time.perf_counter() - started
     whole = result
+    if not result.ok and leave_out_drafts:
+        result = without_drafts(result).result
     if not result.ok:
-        if not leave_out_errors:
-            raise BuildRefused(result)
-        result = clean_part(result).result
+        raise BuildRefused(whole)
     # Of the bytes the check read: a file edited during the build leaves the database stale.
     report = build_index(result, database_path(root, out), fingerprint_of(result.digests))
     report.seconds = {"check": checked, **report.seconds}
@@ -382,15 +383,15 @@ def _stored(path: Path, key: str) -> str | None:
 
 
 def ensure_database(
-    root: Path, out: Path | None = None, *, leave_out_errors: bool = False
+    root: Path, out: Path | None = None, *, leave_out_drafts: bool = False
 ) -> tuple[Path, BuildReport | None]:
     """The database file, built first when it is missing or its fingerprint is not the registry's
-    (``leave_out_errors`` as :func:`build_database` takes it).
+    (``leave_out_drafts`` as :func:`build_database` takes it).
 
     Returns the path and the build's report (None when the file was already current).
     """
     path = database_path(root, out)
     # A file built without some records is current only for a caller that takes one.
-    if stored_fingerprint(path) == fingerprint(root) and (leave_out_errors or not stored_left_out(path)):
+    if stored_fingerprint(path) == fingerprint(root) and (leave_out_drafts or not stored_left_out(path)):
         return path, None
-    return path, build_database(root, out, leave_out_errors=leave_out_errors)
+    return path, build_database(root, out, leave_out_drafts=leave_out_drafts)

@@ -4,10 +4,10 @@
 
     records ──check──▶ index ──generate──▶ site/generated/*.md ──mkdocs build --strict──▶ build/site/
 
-A page must never show a number the check rejects: the build refuses a registry whose check has errors,
-or, with ``leave_out_errors`` (``registry site`` without ``--strict``), builds the part that checks clean
-(:func:`~registry.checker.clean.clean_part`), so that one unfinished draft does not keep a reader from
-the rest, and says which records it left out.
+A page must never show a number the check rejects: the build refuses a registry whose check has errors.
+With ``leave_out_drafts`` (``registry site`` without ``--strict``), records that do not validate yet, and
+those pointing at one, are left out instead (:func:`~registry.checker.clean.without_drafts`), so that one
+unfinished draft does not keep a reader from the rest; any other error still refuses the build.
 MkDocs runs as a separate process with the registry root as its working folder (the snippets extension
 resolves the home page's generated part from there), so its configuration is exactly ``mkdocs.yml``:
 no hooks, no plugins beyond the theme's search, and the same sources build with Zensical.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from registry.checker.clean import clean_part, left_out
+from registry.checker.clean import left_out, without_drafts
 from registry.checker.pipeline import CheckResult, check
 from registry.diagnostics import Severity
 from registry.errors import RegistryError, SiteRefused
@@ -43,7 +43,7 @@ class SiteReport:
     records: dict[str, int]
     seconds: dict[str, float] = field(default_factory=dict)
     left_out: tuple[str, ...] = ()
-    """The record files left out for their errors (or for pointing at one), with ``leave_out_errors``."""
+    """The record files left out as drafts (or for pointing at one), with ``leave_out_drafts``."""
     check: CheckResult | None = None
     """The whole check, when records were left out: its findings say why."""
 
@@ -52,20 +52,21 @@ class SiteReport:
         return self.out / "index.html"
 
 
-def check_clean(root: Path, *, leave_out_errors: bool = False) -> tuple[CheckResult, CheckResult]:
+def check_clean(root: Path, *, leave_out_drafts: bool = False) -> tuple[CheckResult, CheckResult]:
     """Run the whole check: the result to build from, and the whole check. With errors, raise
-    :class:`SiteRefused`, or with ``leave_out_errors`` build from the part that checks clean."""
+    :class:`SiteRefused`, unless ``leave_out_drafts`` and the errors are only drafts': then the result
+    to build from is the registry without them."""
 
-    result = check(root)
-    if not result.ok and leave_out_errors:
-        return clean_part(result).result, result
+    whole = result = check(root)
+    if not result.ok and leave_out_drafts:
+        result = without_drafts(result).result
     if not result.ok:
-        errors = result.count(Severity.ERROR)
+        errors = whole.count(Severity.ERROR)
         raise SiteRefused(
             f"the registry has {errors} error{'s' if errors != 1 else ''}; the site is built only from "
             "records that check clean (run 'registry check' to see them)"
         )
-    return result, result
+    return result, whole
 
 
 def run_mkdocs(root: Path, out: Path, *, tool: str = "mkdocs") -> None:
@@ -118,13 +119,14 @@ def build_site(
     progress: TextIO | None = None,
     downloads: bool = True,
     render: bool = True,
-    leave_out_errors: bool = False,
+    leave_out_drafts: bool = False,
 ) -> SiteReport:
     """Check the registry at ``root``, generate its pages and build the site into ``out``.
 
     ``out`` defaults to ``build/site`` under ``root``. ``downloads`` false skips the database files (a
     quicker preview); ``render`` false stops after writing the Markdown pages. A registry with errors is
-    refused, or with ``leave_out_errors`` built without the records that have them (see the report).
+    refused, or with ``leave_out_drafts``, when its only errors are drafts', built without the drafts
+    and the records pointing at one (see the report).
     """
 
     target = (out if out is not None else root / DEFAULT_OUT).resolve()
@@ -134,7 +136,7 @@ def build_site(
         _make_folder(target)
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    result, whole = check_clean(root, leave_out_errors=leave_out_errors)
+    result, whole = check_clean(root, leave_out_drafts=leave_out_drafts)
     seconds["check"] = time.perf_counter() - started
     generated = generate(root, result, progress=progress, downloads=downloads)
     seconds.update(generated.seconds)
