@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from registry.cli import COMMANDS, build_parser, main
+from registry.engine.layers import Attention, LayerGroup, Parallel, Recurrent, StateTensor
+from registry.engine.trace import group_line
 from registry.ids import BadId, existing_record_id
 from tests.conftest import REPO
 
@@ -139,3 +141,12 @@ def test_new_lists_accepted_names_not_a_regular_expression(
     assert "use one of" in err
     for regex_mark in ("^(", ")$", "|", "\\.", "{0,"):
         assert regex_mark not in err, err
+
+
+def test_a_parallel_layer_is_described_part_by_part_in_words() -> None:
+    mamba = Recurrent("mamba2", (StateTensor("ssm", (4, 64, 128)),))
+    group = LayerGroup(Parallel((Attention(8, 128, 128), mamba)), (0, 1, 2))
+    assert group_line(group) == (
+        "3 × parallel, layers 0–2: attention (num_kv_heads 8, head_dim 128, v_head_dim 128) "
+        "beside recurrent (mamba2) (state tensors ssm 4 × 64 × 128)"
+    )

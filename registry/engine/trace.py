@@ -118,6 +118,8 @@ def dimensions(mechanism: Mechanism) -> str:
             parts.append(f"state tensors {shapes}")
         elif item.name == "inner":
             parts.append(f"entries like {value.kind} ({dimensions(value)})")
+        elif item.name == "parts":  # a parallel layer: its mechanisms side by side
+            parts.append(" beside ".join(f"{_name(part)} ({dimensions(part)})" for part in value))
         else:
             parts.append(f"{item.name} {value}")
     return ", ".join(parts)
@@ -126,8 +128,13 @@ def dimensions(mechanism: Mechanism) -> str:
 def group_line(group: LayerGroup) -> str:
     """``36 × attention, layers 0–35: num_kv_heads 8, head_dim 128, v_head_dim 128``: a layer group as
     ``import-config`` and ``explain`` show it."""
-    mechanism = group.mechanism
+    dims = dimensions(group.mechanism)
+    return f"{group.count} × {_name(group.mechanism)}, layers {layer_span(group.layers)}" + (
+        f": {dims}" if dims else ""
+    )
+
+
+def _name(mechanism: Mechanism) -> str:
+    """``recurrent (mamba2)``: the mechanism's kind, with its variant when it has one."""
     variant = getattr(mechanism, "variant", None)
-    name = f"{mechanism.kind} ({variant})" if variant else mechanism.kind
-    dims = dimensions(mechanism)
-    return f"{group.count} × {name}, layers {layer_span(group.layers)}" + (f": {dims}" if dims else "")
+    return f"{mechanism.kind} ({variant})" if variant else mechanism.kind
