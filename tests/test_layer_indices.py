@@ -91,5 +91,5 @@ def test_explain_shows_deepseek_v4_groups_interleaved(capsys: pytest.CaptureFixt
     config); 30 + 31 layers, 61 in all, never 61 counted twice."""
     assert main(["explain", "--root", str(REPO), "models/deepseek-v4"]) == 0
     out = capsys.readouterr().out
-    assert "30 × compressed, layers 2, 4, 6, …, 60" in out
-    assert "31 × compressed, layers 0, 1, 3, …, 59" in out
+    assert "30 × compressed (csa), layers 2, 4, 6, …, 60" in out
+    assert "31 × compressed (hca), layers 0, 1, 3, …, 59" in out
