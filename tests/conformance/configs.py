@@ -24,7 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
-AutoClass = Literal["causal-lm", "image-text-to-text", "base"]
+AutoClass = Literal["causal-lm", "image-text-to-text", "base", "mapped-class"]
 
 _BASE: dict[str, Any] = {
     "vocab_size": 64,
@@ -56,7 +56,8 @@ class Case:
     the cache out differently from the engine's rule (the test is then a strict expected failure).
     ``auto_class`` is the transformers auto class that builds the model: a causal LM where transformers
     maps the type to one, else the wrapper's image-text-to-text model or the bare text model (``base``),
-    which fill the same cache.
+    which fill the same cache, or (``mapped-class``) the class transformers' causal-LM mapping names for
+    the type, built from the decoder config where the auto class cannot build it from the composite one.
     """
 
     name: str

@@ -359,6 +359,46 @@ def _zaya() -> list[Case]:
     ]
 
 
+def _musicgen_melody() -> list[Case]:
+    """The audio decoder of a composite config (text and audio encoders at their smallest)."""
+    decoder = {
+        "vocab_size": 64,
+        "num_hidden_layers": 2,
+        "ffn_dim": 48,
+        "num_attention_heads": 4,
+        "hidden_size": 32,
+        "num_codebooks": 1,
+        "max_position_embeddings": 128,
+        "pad_token_id": 63,
+        "bos_token_id": 63,
+    }
+    t5 = {
+        "model_type": "t5",
+        "d_model": 16,
+        "d_kv": 4,
+        "d_ff": 32,
+        "num_layers": 1,
+        "num_heads": 2,
+        "vocab_size": 64,
+    }
+    return [
+        Case(
+            "musicgen_melody",
+            {
+                "model_type": "musicgen_melody",
+                "decoder": decoder,
+                "text_encoder": t5,
+                "audio_encoder": {"model_type": "encodec"},
+            },
+            decoder_only=(
+                "transformers' causal-LM auto class cannot build MusicgenMelodyForCausalLM from the composite "
+                "config; the model is the decoder, built from the composite config's decoder"
+            ),
+            auto_class="mapped-class",
+        ),
+    ]
+
+
 def cases_m_z() -> list[Case]:
     """Every case of this module, in a stable order; names are unique and used as test ids."""
     return [
@@ -370,4 +410,5 @@ def cases_m_z() -> list[Case]:
         *_multimodal(),
         *_zamba(),
         *_zaya(),
+        *_musicgen_melody(),
     ]

@@ -79,7 +79,18 @@ def layer_bytes(layer: Any, where: str) -> int:
 
 
 def cache_bytes(cache: Any, num_layers: int) -> list[int]:
-    """Bytes held for each of the model's ``num_layers`` layers; a layer with no entry holds 0."""
+    """Bytes held for each of the model's ``num_layers`` layers; a layer with no entry holds 0.
+
+    A decoder-only model that transformers hands an ``EncoderDecoderCache`` (MusicGen Melody's decoder)
+    is measured by its self-attention half, and the cross-attention half must hold nothing.
+    """
+    cross = getattr(cache, "cross_attention_cache", None)
+    if cross is not None:
+        for path, tensor in tensors_in(cross, "cross_attention_cache"):
+            raise UnaccountedTensor(
+                f"{path}: {tuple(tensor.shape)} in a decoder-only model's cross-attention"
+            )
+        cache = cache.self_attention_cache
     per_layer = [0] * num_layers
     for name, value in vars(cache).items():
         if name not in PER_LAYER_LISTS:

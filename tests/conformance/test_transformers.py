@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import torch
+import transformers
 from huggingface_hub import constants as hub_constants
 from transformers import (
     CONFIG_MAPPING,
@@ -25,6 +26,7 @@ from transformers import (
     AutoModelForImageTextToText,
     __version__,
 )
+from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
@@ -87,8 +89,12 @@ def _built(name: str, dtype: str) -> torch.nn.Module:
     if case.decoder_only:
         config = config.get_text_config(decoder=True)
     torch.manual_seed(0)
+    if case.auto_class == "mapped-class":
+        mapped = getattr(transformers, MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[case.model_type])
+        model: torch.nn.Module = mapped._from_config(config, dtype=DTYPES[dtype])
+        return model.eval()
     auto = AUTO_CLASSES[case.auto_class]
-    model: torch.nn.Module = auto.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
+    model = auto.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
     return model.eval()
 
 

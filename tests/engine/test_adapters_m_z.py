@@ -224,3 +224,17 @@ def test_zaya_every_layer_is_attention_beside_the_cca_states() -> None:
     state = Recurrent("cca", (StateTensor("qk-conv", (2, 6 * 128)), StateTensor("delayed-v", (128,))))
     assert full == Parallel((Attention(2, 128, 128), state))
     assert sliding == Parallel((SlidingWindow(2, 128, 128, 64), state))
+
+
+def test_musicgen_melody_reads_the_composite_configs_decoder() -> None:
+    decoder = {"num_hidden_layers": 3, "hidden_size": 64, "num_attention_heads": 8, "num_codebooks": 4}
+    layout = layer_groups_from_config(
+        {
+            "model_type": "musicgen_melody",
+            "decoder": decoder,
+            "text_encoder": {"model_type": "t5", "d_model": 16},
+        }
+    )
+    assert (layout.model_type, layout.num_layers) == ("musicgen_melody", 3)
+    assert {g.mechanism for g in layout.groups} == {Attention(8, 8, 8)}
+    assert any("decoder config" in note for note in layout.notes)

@@ -148,6 +148,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "moshi": multimodal.moshi,
     "moss_transcribe_diarize": multimodal.moss_transcribe_diarize,
     "mpt": dense_classes.mpt,
+    "musicgen_melody": multimodal.musicgen_melody,
     "nanochat": dense_classes.nanochat,
     "nemotron": dense_classes.nemotron,
     "olmo": dense_classes.olmo,

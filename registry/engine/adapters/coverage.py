@@ -171,6 +171,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     multimodal.phi4_multimodal: frozenset({SLIDING}),
     multimodal.moshi: frozenset({SLIDING}),
     multimodal.mllama: frozenset({FULL}),
+    multimodal.musicgen_melody: frozenset({FULL}),
     zamba.zamba: frozenset({state("mamba"), side_by_side(FULL, state("mamba"))}),
     zamba.zamba2: frozenset({state("mamba2"), side_by_side(FULL, state("mamba2"))}),
     zaya.zaya: frozenset({side_by_side(FULL, state("cca")), side_by_side(SLIDING, state("cca"))}),
@@ -248,12 +249,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "MiniMax-M3's sparse layers cache, beside K and V, one indexer key of index_head_dim per token in "
         "a cache layer of their own (MiniMaxM3VLSparseCacheLayer.idx_keys); the engine's sparse-attention "
         "indexer belongs to MLA layers only, so no adapter yet.",
-    ),
-    "musicgen_melody": Reason(
-        "composite audio decoder",
-        "The decoder of MusicGen Melody (audio codebooks, the melody prepended) is the decoder part of a "
-        "composite config that transformers' causal-LM auto class does not build alone, and it wraps its "
-        "self-attention in an EncoderDecoderCache; not yet held by a conformance test, so no adapter yet.",
     ),
     "openai-gpt": Reason(
         "no cache",

@@ -79,7 +79,7 @@ def sarvam_mla(view: ConfigView) -> LayerGroups:
 _STANDARD = ("num_hidden_layers", "hidden_size", "num_attention_heads")
 
 
-def _derived_head(
+def derived_head_attention(
     view: ConfigView, kv_heads: int | None, names: tuple[str, str, str] = _STANDARD
 ) -> LayerGroups:
     """Full attention whose head size is always ``hidden_size // num_attention_heads``; ``names`` are the
@@ -107,24 +107,24 @@ def _derived_head(
 def stablelm(view: ConfigView) -> LayerGroups:
     """``num_key_value_heads`` (``StableLmConfig`` default 32) heads of ``hidden_size // heads``."""
     view = class_defaults(view, "StableLmConfig", num_key_value_heads=32)
-    return _derived_head(view, view.require_int("num_key_value_heads"))
+    return derived_head_attention(view, view.require_int("num_key_value_heads"))
 
 
 def persimmon(view: ConfigView) -> LayerGroups:
     """MHA with heads of ``hidden_size // num_attention_heads``."""
-    return _derived_head(view, None)
+    return derived_head_attention(view, None)
 
 
 def opt(view: ConfigView) -> LayerGroups:
     """MHA with heads of ``hidden_size // num_attention_heads``."""
-    return _derived_head(view, None)
+    return derived_head_attention(view, None)
 
 
 def xglm(view: ConfigView) -> LayerGroups:
     """MHA over ``num_layers`` layers of ``attention_heads`` heads of ``d_model // attention_heads``."""
-    return _derived_head(view, None, ("num_layers", "d_model", "attention_heads"))
+    return derived_head_attention(view, None, ("num_layers", "d_model", "attention_heads"))
 
 
 def mpt(view: ConfigView) -> LayerGroups:
     """MHA over ``n_layers`` layers of ``n_heads`` heads of ``d_model // n_heads``."""
-    return _derived_head(view, None, ("n_layers", "d_model", "n_heads"))
+    return derived_head_attention(view, None, ("n_layers", "d_model", "n_heads"))

@@ -19,6 +19,11 @@ Semantics followed (transformers 5.24.0, ``models/<type>/``):
   ``MllamaTextModel`` skips them and they hold nothing. They are laid out as keeping no per-token
   cache (with a note); every other layer is self-attention of ``num_key_value_heads`` (class default
   8) heads of ``hidden_size // num_attention_heads``.
+- ``musicgen_melody``: the causal LM is the composite config's ``decoder`` (the text and audio
+  encoders only condition it, by prefix, with no cross-attention); every layer caches one K and V per
+  attention head of ``hidden_size // num_attention_heads`` (``MusicgenMelodyAttention``), one position
+  per step whatever ``num_codebooks`` (the codebooks' embeddings are summed). transformers wraps that
+  self-attention cache in an ``EncoderDecoderCache`` whose cross-attention half stays empty.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from registry.engine.adapters import mistral, qwen
 from registry.engine.adapters._common import build, num_layers
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.adapters._defaults import class_defaults
+from registry.engine.adapters.dense_classes import derived_head_attention
 from registry.engine.layers import Attention, LayerGroups, Mechanism, NoCache
 
 
@@ -83,3 +89,13 @@ def mllama(view: ConfigView) -> LayerGroups:
         )
     layers: list[Mechanism] = [NoCache() if i in cross else attention for i in range(count)]
     return build(view, layers)
+
+
+def musicgen_melody(view: ConfigView) -> LayerGroups:
+    """MHA on every layer of the ``decoder`` (a decoder config's own fields when it is not composite)."""
+    if view.has("decoder"):
+        decoder = ConfigView(view.model_type, view.mapping("decoder"))
+        decoder.notes = view.notes
+        view.notes.append("the layout is read from the decoder config; the encoders keep no cache")
+        view = decoder
+    return derived_head_attention(view, None)
