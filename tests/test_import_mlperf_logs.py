@@ -1,6 +1,7 @@
 """``registry import mlperf --results DIR``: each run's own ``mlperf_log_summary.txt`` (fixtures of our
 own, in LoadGen's layout) adds its latency statistics and verdict to the record, cited; a malformed log is
-located and nothing is written; a log that disagrees with its row is a listed reason."""
+located and nothing is written; a log that disagrees with its row is a listed reason; an import given no
+log for a run keeps the figures an earlier import read from it, and a log read again replaces them."""
 
 from __future__ import annotations
 
@@ -165,3 +166,47 @@ def test_a_location_leaving_the_tree_is_refused(root: Path, tmp_path: Path) -> N
     with pytest.raises(SourceError, match="leaves the results tree"):
         import_mlperf(root, [summary], SourceOptions(), ResultsOptions(RESULTS))
     assert _records(root) == {}
+
+
+def test_an_import_without_logs_keeps_the_figures_an_import_with_them_wrote(root: Path) -> None:
+    import_mlperf(root, [SUMMARY], SourceOptions(), ResultsOptions(RESULTS))
+    first = _records(root)
+    again = import_mlperf(root, [SUMMARY], SourceOptions())
+    assert again.kept == 3 and again.logs == 0
+    assert again.new == [] and again.changed == [] and _records(root) == first
+
+
+def test_a_log_read_again_replaces_the_figures_and_shows_as_a_change(root: Path, tmp_path: Path) -> None:
+    import_mlperf(root, [SUMMARY], SourceOptions(), ResultsOptions(RESULTS))
+    tree = _copy(tmp_path)
+    log = tree / INTEL_LOG
+    log.write_text(
+        log.read_text(encoding="utf-8").replace(
+            "Mean First Token latency (ns)             : 480000000",
+            "Mean First Token latency (ns)             : 490000000",
+        ),
+        encoding="utf-8",
+    )
+    result = import_mlperf(root, [SUMMARY], SourceOptions(), ResultsOptions(tree))
+    assert result.changed == [INTEL_SERVER] and result.new == [] and result.kept == 0
+    metrics = _data(root, INTEL_SERVER)["metrics"]
+    assert isinstance(metrics, list)
+    assert {"metric": "ttft", "statistic": "mean", "per": "request", "stated": "490 ms"} in metrics
+    changed = _records(root)
+    assert import_mlperf(root, [SUMMARY], SourceOptions()).changed == [] and _records(root) == changed
+
+
+def test_the_figures_of_another_run_are_not_kept(root: Path, tmp_path: Path) -> None:
+    import_mlperf(root, [SUMMARY], SourceOptions(), ResultsOptions(RESULTS))
+    rows = SUMMARY.read_text(encoding="utf-8").replace("Server/performance/run_1", "Server/performance/run_2")
+    summary = tmp_path / "v6.1" / "summary.csv"
+    summary.parent.mkdir()
+    summary.write_text(rows, encoding="utf-8")
+    shutil.copy(SUMMARY.parent / "README.md", summary.parent)
+    result = import_mlperf(root, [summary], SourceOptions())
+    assert INTEL_SERVER in result.changed
+    record = _data(root, INTEL_SERVER)
+    metrics, provenance, sources = record["metrics"], record["provenance"], record["sources"]
+    assert isinstance(metrics, list) and len(metrics) == 1  # the summary's result alone
+    assert isinstance(provenance, dict) and "valid" not in provenance
+    assert isinstance(sources, list) and not any(s["title"].endswith("run log summary") for s in sources)

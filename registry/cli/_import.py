@@ -35,7 +35,9 @@ each row's run folder (its Location) is looked up under DIR: where it holds an m
 record also gets the run's TTFT, TPOT and end-to-end latency statistics (mean, median, p90, p95, p99,
 p99.9, min, max, in ms) and its VALID/INVALID verdict, and cites the file. A log of another scenario, or
 with other latency targets than the benchmark's, makes its row unmappable (listed). Where the tree is
-published comes from --results-repository and --results-commit, or a README.md at its top.
+published comes from --results-repository and --results-commit, or a README.md at its top. An import
+given no log for a run keeps the log figures (and their citation) that an earlier import wrote into the
+run's record, so re-importing the summary alone changes nothing; a log read again replaces them.
 
 Every file is read and checked before anything is written: a malformed row, a wrong header, a Result
 that is not a number, a file of another tool or a malformed log summary is reported as FILE:LINE and
@@ -157,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     if results:
         lines.append(f"run log summaries read under {results.folder}: {result.logs}")
+    if result.kept:
+        lines.append(f"run log figures kept from an earlier import (no log read for the run): {result.kept}")
     lines.append(
         f"records: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     )

@@ -5,7 +5,9 @@ Everything is read and checked before anything is written: every file's every ro
 changes), every mapping, every record's text. Then the records whose text differs from the file on
 disk are written, each atomically. A row that is not an LLM benchmark is skipped and counted; an LLM
 row that cannot be mapped is listed with its reason (the command then exits 1). Importing the same file
-again writes nothing: a record's text depends only on its row and its source.
+again writes nothing: a record's text depends only on its row, its source and its run's log summary,
+whose figures an import given no log for the run keeps from the record as an earlier import wrote it
+(:mod:`registry.authoring.importers.mlperf_runs`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from registry.authoring.importers.mlperf_log import FILE_NAME, read_log
 from registry.authoring.importers.mlperf_record import (
     MAX_SLUG,
     Mapped,
-    RunFile,
     Source,
     Unmappable,
     base_slug,
@@ -28,6 +29,7 @@ from registry.authoring.importers.mlperf_record import (
     id_key,
     map_row,
 )
+from registry.authoring.importers.mlperf_runs import RunFile, kept_figures
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow, read_summary
 from registry.authoring.importers.writing import Planned, Written, write_records
 from registry.errors import RegistryError
@@ -77,6 +79,8 @@ class ImportResult(Written):
 
     rows: int = 0
     logs: int = 0
+    kept: int = 0
+    """Records whose log figures were kept from an earlier import, as this one read no log for their run."""
     skipped: Counter[str] = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
 
@@ -164,9 +168,10 @@ def plan_import(
     mapped: dict[str, Mapped] = {}
     for row, source in llm:
         run = _run_file(results, published, row) if results and published else None
+        kept = None if run else kept_figures(root, ids[id_key(row)], row["Location"])
         result.logs += run is not None
         try:
-            record = map_row(root, row, source, ids[id_key(row)], run)
+            record = map_row(root, row, source, ids[id_key(row)], run, kept)
         except Unmappable as reason:
             result.unmapped.append(Unmapped(row.where, str(reason)))
             continue
@@ -176,6 +181,7 @@ def plan_import(
                 f"{row.where}: the same result ({record.id}) as {earlier.row.where}, with other values"
             )
         mapped[record.id] = record
+        result.kept += kept is not None
     return result, list(mapped.values())
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from registry.authoring.importers import mlperf_maps as maps
 from registry.authoring.importers import mlperf_rules as rules
-from registry.authoring.importers.mlperf_log import SERVER_STYLE, RunLog, log_metrics, milliseconds, runs_as
+from registry.authoring.importers.mlperf_log import SERVER_STYLE, milliseconds, runs_as
+from registry.authoring.importers.mlperf_runs import LogFigures, RunFile, read_figures
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
 
 MAX_SLUG = 100
@@ -247,21 +248,17 @@ _NO_ENGINE_NOTE = ("The framework names no serving engine the registry records; 
 _UNNAMED_NOTE = ("The summary gives the score without naming its metric.",)
 
 
-@dataclass(frozen=True)
-class RunFile:
-    """A run's own log summary, read, and where it is published (repository, commit, path in it)."""
-
-    log: RunLog
-    repository: str
-    commit: str
-    path: str
-
-
 def map_row(
-    root: Path, row: SummaryRow, source: Source, record_id: str, run: RunFile | None = None
+    root: Path,
+    row: SummaryRow,
+    source: Source,
+    record_id: str,
+    run: RunFile | None = None,
+    kept: LogFigures | None = None,
 ) -> Mapped:
-    """The record of one LLM row (with its run's log summary, where one was read), or
-    :class:`Unmappable`; accuracy text that does not parse is bad input (:class:`SourceError`)."""
+    """The record of one LLM row, with the figures of its run's log summary where this import read one
+    (``run``), else those an earlier import wrote (``kept``); or :class:`Unmappable`. Accuracy text that
+    does not parse is bad input (:class:`SourceError`)."""
     scenario = maps.SCENARIOS.get(row["Scenario"].lower())
     if scenario is None:
         raise Unmappable(f"Scenario {row['Scenario']!r} is not in the scenario table")
@@ -274,8 +271,11 @@ def map_row(
     provenance = _provenance(row, source)
     if run is not None:
         _check_run(run, scenario, benchmark)
-        metrics += log_metrics(run.log, scenario)
-        provenance["valid"] = run.log.valid
+    figures = read_figures(run, row["version"], scenario) if run is not None else kept
+    if figures is not None:
+        metrics += figures.metrics
+        if figures.valid is not None:
+            provenance["valid"] = figures.valid
     fields: dict[str, Any] = {
         "schema_version": 2,
         "id": record_id,
@@ -300,7 +300,7 @@ def map_row(
         "accuracy": scores,
         "provenance": provenance,
         "sources": _sources(
-            row, source, run, ruled=bool(rules.limits(benchmark, scenario)) or _targeted(scores)
+            row, source, figures, ruled=bool(rules.limits(benchmark, scenario)) or _targeted(scores)
         ),
         "related": [
             model,
@@ -309,7 +309,7 @@ def map_row(
         ],
         "tags": ["mlperf"],
     }
-    return Mapped(record_id, row, fields, _comments(row, engine, scores, named, run))
+    return Mapped(record_id, row, fields, _comments(row, engine, scores, named, figures))
 
 
 def _targeted(scores: list[dict[str, Any]]) -> bool:
@@ -333,7 +333,11 @@ def _check_run(run: RunFile, scenario: str, benchmark: str) -> None:
 
 
 def _comments(
-    row: SummaryRow, engine: str | None, scores: list[dict[str, Any]], named: bool, run: RunFile | None
+    row: SummaryRow,
+    engine: str | None,
+    scores: list[dict[str, Any]],
+    named: bool,
+    figures: LogFigures | None,
 ) -> dict[str, tuple[str, ...]]:
     submitter = _submitter_precision(row)
     comments = {
@@ -342,7 +346,7 @@ def _comments(
         "engine_version": _ENGINE_NOTE,
         "layout": () if engine else _NO_ENGINE_NOTE,
         "precision": _submitter_note(row, submitter) if submitter else (),
-        "metrics": _LOG_NOTE if run else (),
+        "metrics": _LOG_NOTE if figures else (),
         "accuracy": (_NAMED_NOTE if named else _UNNAMED_NOTE if scores[0]["metric"] == "unnamed" else ())
         + (_TARGET_NOTE if _targeted(scores) else ()),
     }
@@ -370,19 +374,11 @@ def _submitter_note(row: SummaryRow, submitter: maps.SubmitterPrecision) -> tupl
     )
 
 
-def _sources(row: SummaryRow, source: Source, run: RunFile | None, *, ruled: bool) -> list[dict[str, Any]]:
+def _sources(
+    row: SummaryRow, source: Source, figures: LogFigures | None, *, ruled: bool
+) -> list[dict[str, Any]]:
     """The summary's row, then the run's log, the submitter's config and the checker's rules where used."""
-    found = [_citation(row, source)]
-    if run is not None:
-        found.append(
-            {
-                "title": f"MLPerf Inference {row['version']} run log summary",
-                "url": f"https://github.com/{run.repository}/blob/{run.commit}/{run.path}",
-                "publisher": "MLCommons",
-                "file": run.path,
-                "revision": run.commit,
-            }
-        )
+    found = [_citation(row, source)] + ([figures.citation] if figures else [])
     submitter = _submitter_precision(row)
     if submitter is not None:
         repository, commit = maps.SUBMITTER_FILES
