@@ -44,7 +44,8 @@ COLLECTION_INTROS = {
     "models": "Model geometry, from each model's published config.json or its stated layer groups. The "
     f"cache figures are the engine's, bf16, laid out as {CHART_LAYOUT} lays it out.",
     "kv-efficiency": "Architectural and measured facts about KV-cache and recurrent-state memory. Every "
-    "stated figure is recomputed by the engine; the verdicts column counts the outcomes.",
+    "stated figure is recomputed by the engine; the cache column is the engine's figure for each record's "
+    "own context, batch, formats and engine layout, and the claims column counts the verdicts.",
     "benchmarks": "Serving measurements, each with the run around it: model, engine, hardware, precision, "
     "workload, context and prefix-cache state. Ranked per model and scenario, and per accelerator, in the "
     "[leaderboards](../leaderboards/index.md).",
@@ -196,10 +197,18 @@ def _run_row(
         run.precision.kv_cache or "not stated",
         Cell("not stated", sort=-1) if tokens is None else Cell(f"{tokens:,}", sort=tokens),
         Cell(f"{run.batch:,}", sort=run.batch),
-        *([_ttft(run)] if isinstance(run, Benchmark) else []),  # kv-efficiency: a fact, no run
+        # kv-efficiency: a fact, no run, whose figure is the engine's cache of its setting
+        _ttft(run) if isinstance(run, Benchmark) else _cache_cell(context, run),
         _verdict_summary(verdicts),
         run.evidence,
     ]
+
+
+def _cache_cell(context: SiteContext, run: KvEfficiency) -> Cell:
+    """The record's cache at its own context, batch, formats and engine layout, as the engine gives it."""
+    result = context.results.runs[run.id].result
+    total = None if isinstance(result, str) else result.total_bytes
+    return _bytes_cell(total)
 
 
 def _ttft(run: Benchmark) -> str:
@@ -235,14 +244,14 @@ HEADERS = {
         (2, 4, 5, 6, 7),
     ),
     "kv-efficiency": (
-        ["Record", "Model", "LayerGroups", "KV", "Context", "Batch", "Claims", "Evidence"],
-        (4, 5),
+        ["Record", "Model", "Layout", "KV", "Context", "Batch", "Cache", "Claims", "Evidence"],
+        (4, 5, 6),
     ),
     "benchmarks": (
-        ["Record", "Model", "LayerGroups", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
+        ["Record", "Model", "Layout", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
         (4, 5),
     ),
-    "engines": (["Engine", "Version", "LayerGroups", "Capabilities"], (3,)),
+    "engines": (["Engine", "Version", "Layout", "Capabilities"], (3,)),
     "hardware": (["Hardware", "Vendor", "Devices", "Memory per device", "Unit memory"], (2, 4)),
 }
 

@@ -53,9 +53,11 @@ def fact_table(rows: Iterable[tuple[str, object]]) -> Html:
     return Html(f'<dl class="facts">{body}</dl>')
 
 
-def header(context: SiteContext, entry: Entry, page: str) -> str:
+def header(context: SiteContext, entry: Entry, page: str, headline: str | None = None) -> str:
     """The page's front matter, its title, and one line saying what kind of fact this is, its id, file
-    and tags. Plain text where a tag would only decorate: every element costs the site build."""
+    and tags. Plain text where a tag would only decorate: every element costs the site build. A
+    ``headline`` (a kv-efficiency record's result) is added to the page's title, so a browser tab and a
+    search result state it."""
     record = entry.record
     evidence = record.evidence
     tags = f" · tags: {', '.join(record.tags)}" if record.tags else ""
@@ -69,9 +71,8 @@ def header(context: SiteContext, entry: Entry, page: str) -> str:
             tags,
         ]
     )
-    return front_matter(record.title) + block(
-        element("h1", record.title), element("p", line, class_="record-meta")
-    )
+    title = record.title if headline is None else f"{record.title} — {headline}"
+    return front_matter(title) + block(element("h1", record.title), element("p", line, class_="record-meta"))
 
 
 def prose(context: SiteContext, entry: Entry, page: str) -> str:

@@ -7,13 +7,14 @@ the nearest candidates). Below, each claim's own working and the engine's trace,
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from registry.checker.index import Entry
 from registry.engine.claims import QUANTITY_WORDS, show_value
 from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count
-from registry.engine.units import QuantityError, parse_context, parse_quantity
+from registry.engine.units import QuantityError, format_bytes, parse_context, parse_quantity
 from registry.kinds.records import Benchmark, Claim, KvEfficiency
 from registry.site import _bounds, _leaderboards, _parts, _paths
 from registry.site._context import SiteContext
@@ -47,8 +48,10 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
     rows = claim_rows(context.results, run)
     result = context.results.runs[run.id].result
     shared = () if isinstance(result, str) else result.trace
+    figure = headline(result, run) if isinstance(run, KvEfficiency) else None
     parts = [
-        _parts.header(context, entry, page),
+        _parts.header(context, entry, page, headline=figure),
+        _headline_block(figure, rows),
         "## Run\n" + block(_run_facts(context, run, page)),
         _provenance(context, run, page) if isinstance(run, Benchmark) else "",
         _bounds.section(context.results.runs[run.id].bounds),
@@ -60,6 +63,30 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
         _parts.links(context, entry, page),
     ]
     return "".join(parts), [row.verdict for row in rows]
+
+
+def headline(result: CacheResult | str, run: KvEfficiency) -> str | None:
+    """A kv-efficiency record's headline result in a line: the cache of its own setting as the engine
+    computes it (``8.6 GiB for one sequence of 131,072 tokens, bf16 KV, vllm``); None without a total."""
+    if isinstance(result, str) or result.total_bytes is None:
+        return None
+    batch = "one sequence" if result.batch == 1 else f"{result.batch:,} sequences"
+    return (
+        f"{format_bytes(result.total_bytes)} for {batch} of {result.context_tokens:,} tokens, "
+        f"{result.kv_dtype} KV, {result.engine_layout} layout"
+    )
+
+
+def _headline_block(figure: str | None, rows: list[ClaimRow]) -> str:
+    """The headline under the title: the engine's figure and the claims' verdicts in a word each."""
+    if figure is None:
+        return ""
+    counts = Counter(row.verdict for row in rows)
+    verdicts = ", ".join(f"{n} {word}" for word, n in sorted(counts.items())) or "no claims"
+    text = join(
+        [element("strong", "Headline: "), f"{figure}, as the engine computes it. Claims: {verdicts}."]
+    )
+    return block(element("p", text, class_="headline"))
 
 
 def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
