@@ -58,13 +58,17 @@ class VLLM(Ideal):
         )
 
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
-        """Blocks of the current chunk: ``⌈t / B⌉ − ⌊⌊t / chunk⌋ × chunk / B⌋``.
+        """Blocks of the current chunk: ``⌈t / B⌉ − ⌊⌊(t − 1) / chunk⌋ × chunk / B⌋``.
 
-        ``ChunkedLocalAttentionManager.get_num_skipped_tokens`` skips ``⌊t / chunk⌋ × chunk`` tokens
-        (``vllm/v1/core/single_type_kv_cache_manager.py``).
+        ``ChunkedLocalAttentionManager.get_num_skipped_tokens(num_computed_tokens)`` skips
+        ``⌊num_computed_tokens / chunk⌋ × chunk`` tokens (``vllm/v1/core/single_type_kv_cache_manager.py``),
+        where ``num_computed_tokens`` counts the tokens before the one being decoded: at a context of ``t``
+        tokens, ``t − 1``. The block of the token being decoded is always held, so a context that is an
+        exact multiple of the chunk keeps that whole chunk, as the architecture does.
         """
         size = self._block(mechanism)
-        blocks = ceil_div(t, size) - (t // chunk * chunk) // size
+        computed = max(0, t - 1)
+        blocks = ceil_div(t, size) - (computed // chunk * chunk) // size
         return blocks * size, f"{number(blocks)} blocks of {size} tokens in the current chunk"
 
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
