@@ -45,6 +45,11 @@ def formula_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]
         model = index.get(model_id)
         if geometry.problem is not None and model is not None:
             diagnostics.extend(model_findings(model, geometry))
+        if geometry.layout_differences and model is not None:
+            diagnostics.extend(
+                _at(model, rules.LAYOUT_CONFIG_MISMATCH, "/layout", difference)
+                for difference in geometry.layout_differences
+            )
     return diagnostics
 
 

@@ -184,6 +184,18 @@ INCONSISTENT_FIGURES = _rule(
     "correct the figure the hint names, its 'per', or the workload's lengths or concurrency",
 )
 
+LAYOUT_CONFIG_MISMATCH = _rule(
+    "F014",
+    "layout-config-mismatch",
+    "A model record's stated layout disagrees with its own config: layer count, mechanism, heads or sizes.",
+    "A model may state its layer groups beside its config.json, and the stated layout then wins: every "
+    "figure about the model follows it. A layout that contradicts the config it sits beside (47 + 16 "
+    "layers for a 64-layer config, 4 KV heads where the config has 8) changes every number silently. A "
+    "dimension the layout leaves null is not compared.",
+    "correct the layout from the config (or drop it and let the config's adapter lay the model out), or "
+    "correct the config if the layout is the one the source gives",
+)
+
 RULES: tuple[Rule, ...] = (
     CLAIM_MISMATCH,
     FORMULA_MISMATCH,
@@ -197,4 +209,5 @@ RULES: tuple[Rule, ...] = (
     BEATS_BANDWIDTH_ROOF,
     BEATS_PREFILL_FLOOR,
     INCONSISTENT_FIGURES,
+    LAYOUT_CONFIG_MISMATCH,
 )

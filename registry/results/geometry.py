@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from registry.engine.adapters import (
@@ -12,6 +12,7 @@ from registry.engine.adapters import (
     geometry_fields,
     layer_groups_from_config,
 )
+from registry.engine.compare import layout_differences
 from registry.engine.layers import LayerGroups, LayerGroupsError
 from registry.engine.variants import Fields
 from registry.kinds.geometry import model_layer_groups
@@ -43,6 +44,8 @@ class ModelGeometry:
     derived: frozenset[str] = frozenset()
     """Field names the config does not state but :func:`geometry_fields` derives (``head_dim``)."""
     problem: LayoutProblem | None = None
+    layout_differences: tuple[str, ...] = ()
+    """Where a stated layout disagrees with the config beside it (:mod:`registry.engine.compare`)."""
 
     @property
     def error(self) -> str | None:
@@ -56,10 +59,24 @@ def model_geometry(model: Model) -> ModelGeometry:
     """The model's geometry; a model that cannot be laid out gets its problem and the fields its config
     still gives."""
     try:
-        return _geometry(model_layer_groups(model), model.config)
+        geometry = _geometry(model_layer_groups(model), model.config)
     except ValueError as error:
         problem = layout_problem(error)
+    else:
+        return replace(geometry, layout_differences=_against_config(model, geometry.layout))
     return ModelGeometry(None, _fields_of(model), problem=problem)
+
+
+def _against_config(model: Model, stated: LayerGroups | None) -> tuple[str, ...]:
+    """A stated layout held against the layer groups its config gives; nothing when either is missing
+    or the config cannot be laid out (its own problem is reported where the config is read)."""
+    if model.layout is None or model.config is None or stated is None:
+        return ()
+    try:
+        derived = layer_groups_from_config(model.config)
+    except ValueError:
+        return ()
+    return tuple(layout_differences(stated, derived))
 
 
 def config_problem(config: dict[str, Any]) -> LayoutProblem | None:
