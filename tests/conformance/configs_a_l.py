@@ -516,6 +516,32 @@ def _wrapped() -> list[Case]:
     ]
 
 
+def _inkling() -> list[Case]:
+    """Inkling's sliding layers with their own K/V heads and head size, so a swapped field shows."""
+    text = _text(
+        "inkling_text",
+        num_hidden_layers=3,
+        layer_types=["hybrid_sliding", "hybrid", "hybrid_sliding"],
+        head_dim=16,
+        swa_num_attention_heads=4,
+        swa_num_key_value_heads=1,
+        swa_head_dim=8,
+        sliding_window_size=WINDOW,
+        d_rel=4,
+        rel_extent=16,
+        conv_kernel_size=3,
+        mlp_layer_types=["dense", "sparse", "dense"],
+        moe_intermediate_size=16,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_shared_experts=1,
+    )
+    conv = (
+        "InklingShortConvolution casts its input with float() before the cache update (modeling_inkling.py)"
+    )
+    return [Case("inkling_text", text, state="fp32", state_source=_FP32_REFERENCE.format(conv))]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -528,4 +554,5 @@ def cases_a_l() -> list[Case]:
         *_wrapped(),
         *_qwen3_5(),
         *_falcon_h1(),
+        *_inkling(),
     ]

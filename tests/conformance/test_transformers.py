@@ -30,7 +30,7 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_N
 
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
-from registry.engine.engines.transformers import REFERENCE_STATE_FP32
+from registry.engine.engines.transformers import REFERENCE_CONV_FP32, REFERENCE_STATE_FP32
 from registry.engine.layers import Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
@@ -165,12 +165,14 @@ def test_cases_reach_past_every_window() -> None:
 
 def test_cases_state_their_reference_dtype_as_the_engine_does() -> None:
     """Each case's documented state dtype (and the transformers code it names) is the engine's default:
-    fp32 for the families whose torch path computes in float32, the model dtype for the rest."""
+    fp32 for the families whose torch path computes in float32 (their state, or for a family of
+    conv windows alone its windows), the model dtype for the rest."""
     for case in CASES:
         layout = layer_groups_from_config(case.config)
         variants = {g.mechanism.variant for g in layout.groups if isinstance(g.mechanism, Recurrent)}
         for variant in variants:
-            engine = "fp32" if variant in REFERENCE_STATE_FP32 else "model"
+            fp32 = variant in REFERENCE_STATE_FP32 or variant in REFERENCE_CONV_FP32
+            engine = "fp32" if fp32 else "model"
             stated = case.state or ("fp32" if variant == "kda" else None)
             assert stated == engine, f"{case.name}: {variant} state is {engine} in the engine, {stated} here"
 

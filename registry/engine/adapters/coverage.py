@@ -25,6 +25,7 @@ from registry.engine.adapters import (
     gemma3n,
     gemma4,
     gpt_oss,
+    inkling,
     interleaved,
     jamba,
     kimi_linear,
@@ -182,6 +183,9 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     recurrent.bailing_hybrid: frozenset({MLA_LATENT, state("kda")}),
     wrapped.got_ocr2: frozenset({FULL, SLIDING}),
     wrapped.fuyu: frozenset({FULL}),
+    inkling.inkling: frozenset(
+        {side_by_side(FULL, state(inkling.SCONV)), side_by_side(SLIDING, state(inkling.SCONV))}
+    ),
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
 
@@ -309,7 +313,6 @@ _NOT_YET = (
     "hrm_text",
     "inkling2_loop_text",
     "inkling2_text",
-    "inkling_text",
     "lara_mini",
 )
 

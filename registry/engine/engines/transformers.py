@@ -46,6 +46,13 @@ REFERENCE_STATE_FP32: dict[str, str] = {
 """Recurrent families whose state transformers' reference (torch) path returns in float32, whatever the
 model dtype, and where 5.24.0 does so; the state of any other family keeps the model dtype (MiniMax's
 lightning attention starts and decays it in the dtype of the values, ``modeling_minimax.py``)."""
+REFERENCE_CONV_FP32: dict[str, str] = {
+    "inkling-sconv": "InklingShortConvolution casts its input with float() before the cache update "
+    "(modeling_inkling.py)",
+}
+"""Recurrent families whose convolution windows transformers 5.24.0 caches in float32, whatever the
+model dtype, and where it does so; every other family's conv window keeps the model dtype (the tensor
+the layer hands to ``LinearAttentionLayer.update_conv_state``)."""
 MLA_LATENT_SINCE = (5, 15, 0)
 """First release caching the MLA latent: 5.14.1 still caches expanded K/V, 5.15.0 does not."""
 
@@ -129,12 +136,15 @@ class Transformers(Ideal):
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """States are kept in the dtype of the tensors a layer hands to the cache
         (``LinearAttentionLayer.lazy_initialization`` in ``cache_utils.py``, 5.24.0): the conv window in
-        the model dtype; KDA's recurrent state in float32 whatever is asked (``KimiDeltaAttention``
-        casts ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states
+        the model dtype, or in float32 for the families of :data:`REFERENCE_CONV_FP32`; KDA's recurrent
+        state in float32 whatever is asked (``KimiDeltaAttention`` casts
+        ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states
         come back in the dtype the reference (torch) path returns: a requested state dtype stands for
         it, else :data:`REFERENCE_STATE_FP32` says which families return float32, and the rest keep the
         model dtype.
         """
+        if tensor.role == "conv" and mechanism.variant in REFERENCE_CONV_FP32:
+            return get_dtype("fp32")
         if tensor.role == "conv":
             return model_dtype(settings, "transformers' conv state")
         if mechanism.variant == "kda":
@@ -175,6 +185,9 @@ class Transformers(Ideal):
 def _reference_note(variant: str) -> str:
     """The trace's note on a state whose dtype was not asked for: what the reference path keeps."""
     fused = "fused GPU kernels (hub kernels, flash-linear-attention, mamba-ssm) may keep another dtype"
+    if variant in REFERENCE_CONV_FP32:
+        why = REFERENCE_CONV_FP32[variant]
+        return f"conv windows in fp32, as transformers' reference (torch) path keeps them ({why}); {fused}"
     if variant in REFERENCE_STATE_FP32:
         why = REFERENCE_STATE_FP32[variant]
         return f"state in fp32, as transformers' reference (torch) path keeps it ({why}); {fused}"
