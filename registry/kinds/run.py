@@ -130,7 +130,15 @@ class RunShape(Envelope):
     hardware: RecordId | None = Field(
         default=None, description="The hardware record, e.g. hardware/h100-sxm."
     )
-    hardware_count: int | None = Field(default=None, ge=1, le=1_000_000)
+    hardware_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description=(
+            "Units of the hardware record the run used: accelerators for a record of one device, racks"
+            " for a rack record (its `devices` each). A run on part of a rack names the per-device record."
+        ),
+    )
     precision: Precision
     context_tokens: ContextTokens | None
     batch: int = Field(default=1, ge=1, le=1_000_000)
