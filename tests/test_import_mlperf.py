@@ -242,7 +242,9 @@ def test_unmappable_rows_are_listed_with_reasons_and_exit_1(
 ) -> None:
     rows = _rows()
     first = rows[0]
-    unknown_model = first | {
+    other_model = first | {
+        "Organization": "Lambda",
+        "Platform": "B200-SXM-180GBx8_SGLANG",
         "Model": "qwen3.6-27b",
         "MlperfModel": "agentic edge",
         "Scenario": "SingleStream",
@@ -255,13 +257,13 @@ def test_unmappable_rows_are_listed_with_reasons_and_exit_1(
     (tmp_path / "src").mkdir()
     path = _write(
         tmp_path / "src" / "summary.csv",
-        [first, unknown_model, unknown_part, unknown_stack, unknown_dtype, unlisted_dtype],
+        [first, other_model, unknown_part, unknown_stack, unknown_dtype, unlisted_dtype],
     )
     code = main(["import", "mlperf", str(path), "--root", str(root)])
     out = capsys.readouterr().out
     assert code == 1
     assert "not imported, 5 LLM rows that cannot be mapped:" in out
-    assert f"{path}:3: Model 'qwen3.6-27b': the registry has no model record of the checkpoint it runs" in out
+    assert f"{path}:3: Model 'qwen3.6-27b': the run served moonshotai/Kimi-K2.6" in out
     assert f"{path}:4: accelerator_model_name 'NVIDIA H999' is not in the hardware table" in out
     assert f"{path}:5: framework 'Mystery Engine 1.0' is not in the framework table" in out
     assert (

@@ -18,19 +18,22 @@ LLM_MODELS = {
     "llama3_1-8b": "models/llama-3.1-8b-instruct",
     "llama3.1-8b-edge": "models/llama-3.1-8b-instruct",
     "qwen3-vl-235b-a22b": "models/qwen3-vl-235b-a22b-instruct",
-    "qwen3.6-27b": None,  # the "agentic edge" benchmark: its checkpoint has no model record yet
+    "qwen3.6-27b": "models/qwen3.6-27b",  # the "agentic edge" benchmark
 }
 """The summary's ``Model`` values that are LLM benchmarks, and the model record each one runs (``None``:
 the registry has no record of that checkpoint yet). Every other ``Model`` is not an LLM benchmark and is
 skipped, counted in the import's summary."""
 
-NO_MODEL_RECORD = {
-    "qwen3.6-27b": (
-        " (the qwen3_5 adapter reads its model type, but no config.json of Qwen3.6-27B at a revision was"
-        " found in the stored sources; the open-division Lambda row says it ran Kimi-K2.6 instead)"
+NO_MODEL_RECORD: dict[str, str] = {}
+"""Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
+
+OTHER_MODEL_RAN = {
+    ("Lambda", "B200-SXM-180GBx8_SGLANG", "qwen3.6-27b"): (
+        "moonshotai/Kimi-K2.6 (model_type kimi_k25), as the row's notes say of this open-division run"
     ),
 }
-"""Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
+"""Rows filed under one benchmark whose own notes say another model ran: (Organization, Platform, Model)
+to the model that ran. Such a row is unmappable, since its figures are not the benchmark model's."""
 
 HARDWARE = {
     "NVIDIA B300-SXM-270GB": "hardware/b300",

@@ -87,6 +87,9 @@ def _need(root: Path, record_id: str, what: str) -> str:
 
 
 def _model(root: Path, row: SummaryRow) -> str:
+    ran = maps.OTHER_MODEL_RAN.get((row["Organization"], row["Platform"], row["Model"]))
+    if ran is not None:
+        raise Unmappable(f"Model {row['Model']!r}: the run served {ran}, which has no model record")
     model = maps.LLM_MODELS[row["Model"]]
     if model is None:
         why = maps.NO_MODEL_RECORD.get(row["Model"], "")
