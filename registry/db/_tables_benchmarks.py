@@ -25,7 +25,11 @@ BENCHMARKS = Table(
             "VARCHAR",
             "The hardware record; NULL for a system that mixes parts (see system_accelerators).",
         ),
-        _c("hardware_count", "INTEGER", "Units of the hardware record the run used, as stated (accelerators for a per-device record)."),
+        _c(
+            "hardware_count",
+            "INTEGER",
+            "Units of the hardware record the run used, as stated (accelerators for a per-device record).",
+        ),
         _c(
             "accelerators",
             "INTEGER",
