@@ -34,7 +34,7 @@ from registry.reading import UnsafeFile, read_regular
 
 CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
-FORMAT = 1
+FORMAT = 2
 _RACY_NS = 2_000_000_000
 _LIBRARIES = (
     "pydantic",
@@ -51,6 +51,30 @@ MAX_CACHE_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (a larger registry's answer is only checked afresh)."""
 
 Signature = list[int]  # size, mtime_ns, ctime_ns, inode (times 2, plus 1 for a link)
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What a record file's findings depend on beyond its own bytes, kept so that a later check re-checks
+    only what a change can affect (:mod:`registry.checker.incremental`)."""
+
+    id: str | None
+    """The id of the record the file holds (valid or salvaged); None when it does not become one."""
+    depends: tuple[str, ...]
+    """The ids it references or links (its model, engine, hardware, related records)."""
+    valid: bool
+    """Whether the record validated; a file that did not is "broken" to the records that name it."""
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The last check's answer and what it knew of each file, for a check of what changed since."""
+
+    files: int
+    diagnostics: list[Diagnostic]
+    facts: dict[str, FileFacts]
+    changed: frozenset[str]
+    """Record files added, removed or edited since (their paths, relative to the root)."""
 
 
 @dataclass
@@ -154,6 +178,9 @@ class CheckCache:
         self.tree = _walk(root)
         self.key = {"format": FORMAT, "tool": _tool_fingerprint(root), "options": options}
         self.digests: dict[str, str] = {}
+        self.previous: Previous | None = None
+        """After a :meth:`lookup` that missed: the last answer and what changed since, when the cache
+        holds what a check of only the changes needs."""
 
     def lookup(self) -> CachedResult | None:
         """The stored answer if it still holds; ``None`` for a miss, and for a cache file that cannot be
@@ -170,21 +197,28 @@ class CheckCache:
         if not isinstance(stored, dict) or stored.get("key") != self.key:
             return None
         files = stored.get("files")
-        if not isinstance(files, dict) or set(files) != set(self.tree):
+        if not isinstance(files, dict):
             return None
         written = int(stored.get("written_ns", 0))
+        changed = set(files).symmetric_difference(self.tree)
         for path, signature in self.tree.items():
-            cached = files[path]
-            if path.endswith("/"):
+            cached = files.get(path)
+            if path.endswith("/") or cached is None:
                 continue
             trusted = cached[0] == signature and signature[1] < written - _RACY_NS
             if not trusted and cached[1] != self._digest_of(path):
-                return None
-        return CachedResult(
-            self.root,
-            int(stored["result"]["files"]),
-            [_diagnostic(item) for item in stored["result"]["diagnostics"]],
-        )
+                changed.add(path)
+            else:
+                self.digests.setdefault(path, str(cached[1]))  # unchanged: not read again on store
+        result = stored["result"]
+        diagnostics = [_diagnostic(item) for item in result["diagnostics"]]
+        if not changed:
+            return CachedResult(self.root, int(result["files"]), diagnostics)
+        facts = stored.get("facts")
+        if isinstance(facts, dict):
+            known = {str(path): _facts(item) for path, item in facts.items()}
+            self.previous = Previous(int(result["files"]), diagnostics, known, frozenset(changed))
+        return None
 
     def _digest_of(self, path: str) -> str:
         if path not in self.digests:
@@ -193,10 +227,15 @@ class CheckCache:
         return self.digests[path]
 
     def store(
-        self, files: int, diagnostics: list[Diagnostic], digests: Mapping[str, str] | None = None
+        self,
+        files: int,
+        diagnostics: list[Diagnostic],
+        digests: Mapping[str, str] | None = None,
+        facts: Mapping[str, FileFacts] | None = None,
     ) -> None:
         """Write the answer; a cache that cannot be written is only a slower next run. ``digests`` are
-        those the check took of the files it read, so they are not read again."""
+        those the check took of the files it read, so they are not read again; ``facts``, what each
+        file's findings depend on, let the next check re-check only what changed."""
         from registry.files import write_atomic  # lazy
 
         for path, digest in (digests or {}).items():
@@ -212,11 +251,14 @@ class CheckCache:
             "files": entries,
             "result": {"files": files, "diagnostics": [_plain(d) for d in diagnostics]},
         }
+        if facts is not None:
+            payload["facts"] = {path: [f.id, list(f.depends), f.valid] for path, f in facts.items()}
         try:
             _make_own_folder(self.path.parent)
             if os.path.islink(self.path) or (self.path.exists() and not self.path.is_file()):
                 self.path.unlink()  # a link, a pipe: replaced (a folder stays, and the write fails)
-            write_atomic(self.path, json.dumps(payload, separators=(",", ":")))
+            # not forced to disk: a cache lost in a crash is only a slower next run, never a wrong one
+            write_atomic(self.path, json.dumps(payload, separators=(",", ":")), durable=False)
             gitignore = self.path.parent / ".gitignore"
             if not gitignore.exists():
                 write_atomic(gitignore, "*\n")
@@ -258,3 +300,13 @@ def _diagnostic(item: list[Any]) -> Diagnostic:
         str(pointer),
         str(name),
     )
+
+
+def _facts(item: Any) -> FileFacts:
+    """One file's facts as stored; anything of another shape is a miss (a ``TypeError``)."""
+    record_id, depends, valid = item
+    if not (record_id is None or isinstance(record_id, str)) or not isinstance(depends, list):
+        raise TypeError("facts of the wrong shape")
+    if not all(isinstance(target, str) for target in depends) or not isinstance(valid, bool):
+        raise TypeError("facts of the wrong shape")
+    return FileFacts(record_id, tuple(depends), valid)

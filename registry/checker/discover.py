@@ -72,10 +72,16 @@ def _links_to_folder(entry: os.DirEntry[str]) -> bool:
 
 
 def _placement_problem(entry: os.DirEntry[str], relative: str) -> str:
-    name = entry.name
-    if entry.is_symlink():
+    return placement_problem(relative, link=entry.is_symlink(), regular=entry.is_file(follow_symlinks=False))
+
+
+def placement_problem(relative: str, *, link: bool, regular: bool) -> str:
+    """Why the entry at ``relative`` (a link, a regular file or neither) cannot be a record; ``""``
+    when it can."""
+    name = relative.rsplit("/", 1)[-1]
+    if link:
         return "a symbolic link; records are regular files (a link could point outside records/)"
-    if not entry.is_file(follow_symlinks=False):  # a pipe or a device would block the read, or never end
+    if not regular:  # a pipe or a device would block the read, or never end
         return "not a regular file; records are regular files"
     if not name.endswith(".yaml"):
         return f"{name!r} is not a .yaml file; records are records/<collection>/<slug>.yaml"

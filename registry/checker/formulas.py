@@ -148,9 +148,12 @@ def _subject(verdict: ClaimVerdict) -> str:
 
 def written(value: Fraction, like: Quantity) -> str:
     """``value`` written the way ``like`` was (same unit and decimals, ``~`` kept): the figure to state."""
-    units = round(value / like.scale * 10**like.decimals)
-    whole, rest = divmod(units, 10**like.decimals)
-    number = f"{whole:,}" + (f".{rest:0{like.decimals}d}" if like.decimals else "")
+    decimals = like.decimals
+    if like.unit == "B" and (value / like.scale).denominator == 1:
+        decimals = 0  # a whole number of bytes, however the stated figure was written
+    units = round(value / like.scale * 10**decimals)
+    whole, rest = divmod(units, 10**decimals)
+    number = f"{whole:,}" + (f".{rest:0{decimals}d}" if decimals else "")
     prefix = "~" if like.approximate else ""
     if like.dimension is Dimension.RATIO:
         return f"{prefix}{number}{like.unit}"
@@ -163,13 +166,26 @@ def _gives(verdict: ClaimVerdict) -> str:
     return "the geometry gives" if layout == "ideal" else f"the geometry under the {layout!r} layout gives"
 
 
-def _what_gives(candidate: Candidate) -> str:
+_UNIT_SWAPS = {"decimal-as-binary": ("decimal", "binary"), "binary-as-decimal": ("binary", "decimal")}
+
+
+def _what_gives(candidate: Candidate, stated: Quantity) -> str:
     """``v-head-at-k-size gives (the V heads counted at the K head size)``; for two mistakes made
-    together, ``a and b give together (...)``."""
+    together, ``a and b give together (...)``; a unit swap is described in the stated figure's own
+    units (KB and KiB for a figure in KB)."""
     where = f" in {candidate.applied_to}" if candidate.applied_to else ""
     if candidate.parts:
         return f"{' and '.join(candidate.parts)} give together{where} ({candidate.description})"
-    return f"{candidate.name} gives{where} ({candidate.description})"
+    description = candidate.description
+    if candidate.name in _UNIT_SWAPS and stated.unit:
+        prefix = stated.unit[0].upper()
+        units = {"decimal": stated.unit if stated.is_decimal else f"{prefix}B", "binary": f"{prefix}iB"}
+        computed, written_in = _UNIT_SWAPS[candidate.name]
+        description = (
+            f"a figure computed in {computed} units ({units[computed]}) "
+            f"written with {written_in} ones ({units[written_in]})"
+        )
+    return f"{candidate.name} gives{where} ({description})"
 
 
 def _mismatch_message(verdict: ClaimVerdict) -> str:
@@ -177,7 +193,7 @@ def _mismatch_message(verdict: ClaimVerdict) -> str:
     assert stated is not None and exact is not None
     text = f"{_subject(verdict)} stated as {stated.text}, but {_gives(verdict)} {show_value(exact, stated)}"
     if verdict.misapplication is not None:
-        return f"{text}; {stated.text} is what {_what_gives(verdict.misapplication)}"
+        return f"{text}; {stated.text} is what {_what_gives(verdict.misapplication, stated)}"
     if verdict.formula is not None and verdict.formula.matches:
         formula = verdict.formula
         named = f", which is {formula.explained_by.name}" if formula.explained_by else ""
@@ -213,7 +229,10 @@ def _mismatch_hint(verdict: ClaimVerdict) -> str:
     stated, exact = verdict.stated, verdict.engine_value
     assert stated is not None and exact is not None
     derivation = _derivation(verdict)
-    return f"state {written(exact, stated)}" + (f": {derivation}" if derivation else "")
+    hint = f"state {written(exact, stated)}" + (f": {derivation}" if derivation else "")
+    if stated.decimals == 3 and stated.value * 1000 == exact:
+        hint += f"; in {stated.text} the '.' is a decimal point: thousands are separated by commas"
+    return hint
 
 
 def _formula_message(verdict: ClaimVerdict, derived: frozenset[str]) -> str:

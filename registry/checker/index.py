@@ -34,6 +34,7 @@ __all__ = [
     "RegistryIndex",
     "RootNotFound",
     "check_references",
+    "depends_on",
     "expected_id",
     "find_root",
     "index_records",
@@ -125,6 +126,10 @@ class RegistryIndex:
     """Ids whose file exists but did not load or validate: a reference to one is not dangling (the file's
     own findings say what is wrong), so it is not reported a second time from every record that names it."""
 
+    known_ids: frozenset[str] | None = None
+    """For an index of part of the registry: the id of every record of the whole, from which a dangling
+    reference's hint is chosen as it would be in the whole."""
+
     def add(self, path: str, record: Record, document: Document) -> Entry:
         """Index ``record``, read from the file at ``path``, with its ``document``, after every record
         indexed before it (its number is their count)."""
@@ -161,6 +166,13 @@ class _Part(RegistryIndex):
         return self._whole.get(record_id)
 
 
+def depends_on(record: Record) -> tuple[str, ...]:
+    """The ids whose records the findings about ``record`` depend on: those it references and links."""
+    targets = {reference.target for reference in _references(record)}
+    targets.update(link.target for link in _links(record))
+    return tuple(sorted(targets))
+
+
 def expected_id(path: str) -> str | None:
     """``records/models/x.yaml`` → ``models/x``; None when the path cannot hold a record."""
     parts = path.split("/")
@@ -170,11 +182,12 @@ def expected_id(path: str) -> str | None:
 
 
 def index_records(
-    root: Path, loaded: Mapping[str, tuple[Record, Document]]
+    root: Path, loaded: Mapping[str, tuple[Record, Document]], into: RegistryIndex | None = None
 ) -> tuple[RegistryIndex, list[Diagnostic]]:
     """Build the index from the validated records ``loaded``, each with its document by the path of its
-    file, in the order of their paths, reporting id, collection and duplicate problems."""
-    index = RegistryIndex(root)
+    file, in the order of their paths, reporting id, collection and duplicate problems; ``into`` an
+    index already holding others, which keep their ids."""
+    index = RegistryIndex(root) if into is None else into
     diagnostics: list[Diagnostic] = []
     for path in sorted(loaded):
         record, document = loaded[path]
@@ -309,7 +322,8 @@ def _position_in_block(document: Document, pointer: str, text: str, offset: int)
 def _suggest(index: RegistryIndex, target: str) -> str:
     import difflib  # lazy
 
-    close = difflib.get_close_matches(target, list(index.entries), n=1, cutoff=0.6)
+    ids = index.entries if index.known_ids is None else index.known_ids
+    close = difflib.get_close_matches(target, sorted(ids), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else ""
 
 

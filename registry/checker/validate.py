@@ -17,13 +17,13 @@ from jsonschema import ValidationError
 from jsonschema.exceptions import best_match
 from pydantic import ValidationError as PydanticError
 
+from registry.checker.hints import context_finding, limit_finding, pattern_hint, quantity_finding, type_hint
 from registry.checker.load import Document
 from registry.checker.pointers import escape_pointer_part, pointer_of
 from registry.checker.single_line import line_breaks
 from registry.codes import schema as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
-from registry.engine.units import Dimension, QuantityError, parse_context, parse_quantity
 from registry.kinds.fields import SCHEMA_VERSIONS, needs_message
 from registry.kinds.records import KINDS, MODEL_CLASSES, Record
 from registry.kinds.schema import fast_validator_for, validator_for
@@ -85,7 +85,7 @@ def _validate(document: Document, root: Path) -> tuple[Record | None, list[Diagn
         found, key=lambda e: [(str(p), 0) if isinstance(p, str) else ("", p) for p in e.absolute_path]
     )
     mapped = (d for error in errors for d in _from_jsonschema(document, error, kind))
-    diagnostics = list(islice(mapped, MAX_FINDINGS + 1))
+    diagnostics = _narrowest(list(islice(mapped, MAX_FINDINGS + 1)))
     if len(diagnostics) > MAX_FINDINGS:
         message = f"more than {MAX_FINDINGS} findings in this file; the first {MAX_FINDINGS} found are listed"
         more = rules.TOO_MANY_FINDINGS.diagnostic(document.path, 1, 1, message)
@@ -96,6 +96,17 @@ def _validate(document: Document, root: Path) -> tuple[Record | None, list[Diagn
         return MODEL_CLASSES[kind].model_validate(data), []  # type: ignore[return-value]
     except PydanticError as error:
         return None, _from_pydantic(document, error)
+
+
+def _narrowest(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One S005 per quantity: a claim's ``stated`` is refused by the pattern of every quantity and by
+    the narrower one of its claim's quantity, whose finding names fewer dimensions (a shorter message)."""
+    best: dict[str, Diagnostic] = {}
+    quantity = rules.INVALID_QUANTITY.code
+    for d in diagnostics:
+        if d.code == quantity and (d.pointer not in best or len(d.message) < len(best[d.pointer].message)):
+            best[d.pointer] = d
+    return [d for d in diagnostics if d.code != quantity or best[d.pointer] is d]
 
 
 def _outdated(document: Document, kind: str) -> Diagnostic | None:
@@ -269,37 +280,41 @@ def _type(failure: _Failure) -> list[Diagnostic]:
     expected = failure.bound
     names = " or ".join(expected) if isinstance(expected, list) else expected
     message = f"{failure.where} must be {_article(names)}, not {_describe(failure.value)}"
-    return [failure.at(rules.WRONG_TYPE, failure.pointer, message)]
+    hint = type_hint(expected, failure.value)
+    return [failure.at(rules.WRONG_TYPE, failure.pointer, message, hint=hint)]
 
 
 def _pattern(failure: _Failure) -> list[Diagnostic]:
     """A text of the wrong form: a quantity (``x-dimensions``) or a context length (``x-context``) says
-    what is wrong with it, any other field quotes the schema's description of the form."""
+    what is wrong with it, any other field quotes the schema's description of the form; each hint names
+    the fix for the value written (:mod:`registry.checker.hints`)."""
     schema, value, where = failure.schema, failure.value, failure.where
     if not isinstance(value, str):
         return _limit(failure)
     if "x-dimensions" in schema:
-        message = _quantity_message(where, value, schema["x-dimensions"])
-        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, message)]
+        message, hint = quantity_finding(where, value, schema["x-dimensions"])
+        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, message, hint=hint)]
     if schema.get("x-context"):
-        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, _context_message(where, value))]
+        message, hint = context_finding(where, value)
+        return [failure.at(rules.INVALID_QUANTITY, failure.pointer, message, hint=hint)]
     description = schema.get("description", "")
     form = f": {description}" if description else f" ({failure.bound})"
     message = f"{where} {value!r} is not of the expected form{form}"
-    return [failure.at(rules.INVALID_VALUE, failure.pointer, message)]
+    hint = pattern_hint(failure.path, value, str(failure.bound), failure.document.path)
+    return [failure.at(rules.INVALID_VALUE, failure.pointer, message, hint=hint)]
 
 
 def _allowed(failure: _Failure, allowed: list[Any]) -> list[Diagnostic]:
     close = difflib.get_close_matches(str(failure.value), [str(a) for a in allowed], n=1)
-    hint = f"did you mean {close[0]!r}?" if close else ""
+    hint = f"did you mean {close[0]!r}?" if close else "use one of the values the message lists"
     message = f"{failure.where} is {failure.value!r}; allowed: {', '.join(map(repr, allowed))}"
     return [failure.at(rules.INVALID_VALUE, failure.pointer, message, hint=hint)]
 
 
 def _limit(failure: _Failure) -> list[Diagnostic]:
     """Any other keyword: a bound broken (minimum, maxLength, ...), in words, or jsonschema's own."""
-    message = f"{failure.where}: {_limit_message(failure.error)}"
-    return [failure.at(rules.INVALID_VALUE, failure.pointer, message)]
+    message, hint = limit_finding(failure.error)
+    return [failure.at(rules.INVALID_VALUE, failure.pointer, f"{failure.where}: {message}", hint=hint)]
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -315,41 +330,6 @@ _HANDLERS: dict[str, Handler] = {
     "const": lambda failure: _allowed(failure, [failure.bound]),
 }
 """The handler of each jsonschema keyword; :func:`_limit` answers for the others."""
-
-
-def _limit_message(error: ValidationError) -> str:
-    bound: Any = error.validator_value
-    value = error.instance
-    messages = {
-        "minimum": f"{value!r} is less than the minimum {bound}",
-        "maximum": f"{value!r} is more than the maximum {bound}",
-        "exclusiveMinimum": f"{value!r} must be more than {bound}",
-        "exclusiveMaximum": f"{value!r} must be less than {bound}",
-        "minLength": f"the text is shorter than {bound} characters",
-        "maxLength": f"the text is longer than {bound} characters",
-        "minItems": f"the list needs at least {bound} item(s)",
-        "maxItems": f"the list holds more than {bound} items",
-    }
-    return messages.get(str(error.validator), str(error.message))
-
-
-def _quantity_message(where: str, value: str, dimensions: list[str]) -> str:
-    try:
-        quantity = parse_quantity(value)
-    except QuantityError as error:
-        return f"{where}: {error}"
-    wanted = " or ".join(dimensions)
-    if quantity.dimension is Dimension.BYTES_PER_TOKEN and "bytes" in dimensions:
-        return f"{where} {value!r} is a per-token figure, but this quantity is a total in bytes"
-    return f"{where} is measured in {wanted}, but {value!r} is in {quantity.dimension.value}"
-
-
-def _context_message(where: str, value: str) -> str:
-    try:
-        parse_context(value)
-    except QuantityError as error:
-        return f"{where}: {error}"
-    return f"{where}: {value!r} is not a context length"
 
 
 # ------------------------------------------------------------------ pydantic errors

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.checker.cache import CheckCache  # lazy
+    from registry.checker.cache import CachedResult, CheckCache  # lazy
     from registry.report.reporters import REPORTERS, Reportable  # lazy
 
     root = registry_root(args)
@@ -54,12 +54,20 @@ def run(args: argparse.Namespace) -> int:
         selection = sorted(os.path.relpath(os.path.abspath(p), root) for p in args.paths)
         cache = CheckCache(root, {"paths": selection})
     result: Reportable | None = cache.lookup() if cache else None
+    if result is None and cache is not None and cache.previous is not None:
+        from registry.checker.incremental import recheck  # lazy
+
+        rechecked = recheck(root, cache.previous)
+        if rechecked is not None:
+            cache.store(rechecked.files, rechecked.diagnostics, rechecked.digests, rechecked.facts)
+            result = CachedResult(root, rechecked.files, rechecked.diagnostics)
     if result is None:
         from registry.checker.pipeline import check  # lazy
 
         fresh = check(root, [Path(p) for p in args.paths])
         if cache is not None:
-            cache.store(fresh.files, fresh.diagnostics, fresh.digests)
+            facts = None if args.paths else fresh.facts  # what changed is re-checked for the whole only
+            cache.store(fresh.files, fresh.diagnostics, fresh.digests, facts)
         result = fresh
     REPORTERS[args.format](result, sys.stdout, sys.stderr)
     return 0 if result.ok else 1

@@ -78,6 +78,20 @@ LEFTOVER_TEMPORARY = _rule(
     "run 'registry fmt', which removes those older than a minute, or delete the file",
     Severity.WARNING,
 )
+NOT_CHECKED_FURTHER = _rule(
+    "R011",
+    "not-checked-further",
+    "A record that breaks the schema in a way that stops it being built, so its references, links and "
+    "numbers are not checked.",
+    "One run shows every finding it can: a record that breaks the schema is still built from what can be "
+    "read (an unknown field left out, a refused value left out where the record is whole without it) and "
+    "goes through the later stages. Only a record that cannot be built at all (its kind or id is wrong, "
+    "or a value the later stages need is refused) stops there, and this note says which field stopped "
+    "it, so that new findings after the fix are not a surprise. A file that does not parse, or a record "
+    "of an earlier schema version, gets no note: its Y or S009 finding already says it is refused whole.",
+    "fix the finding it names (and the file's others); the next check reads the rest of the record",
+    Severity.INFO,
+)
 
 REVISION_NOT_A_COMMIT = _rule(
     "R010",
@@ -101,4 +115,5 @@ RULES: tuple[Rule, ...] = (
     SELF_REFERENCE,
     LEFTOVER_TEMPORARY,
     REVISION_NOT_A_COMMIT,
+    NOT_CHECKED_FURTHER,
 )

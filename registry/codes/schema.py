@@ -26,14 +26,14 @@ WRONG_TYPE = _rule(
     "wrong-type",
     "A field holds a value of the wrong type.",
     "Types are strict: '5' is text, not a number, and 1.0 is not a whole number of layers.",
-    "write the value with the type the schema gives (quote text, leave numbers bare)",
+    "write the value with the type the schema gives: text, a number, true or false, a list or a mapping",
 )
 INVALID_VALUE = _rule(
     "S004",
     "invalid-value",
     "A value is outside what the field allows: not one of its choices, out of range, or not of its form.",
     "Fields such as evidence, layout and ids have a closed set of forms so that queries and links work.",
-    "use one of the allowed values named in the message",
+    "use a value the field allows: one of its choices, within its bounds, in its form, as the message says",
 )
 INVALID_QUANTITY = _rule(
     "S005",

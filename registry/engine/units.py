@@ -179,7 +179,12 @@ def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
         return Dimension.TOKENS, Fraction(1), text
     if text == "":
         return Dimension.COUNT, Fraction(1), ""
-    known = sorted(
+    raise QuantityError(f"unknown unit {text!r}; known units: {', '.join(known_units())}")
+
+
+def known_units() -> list[str]:
+    """Every unit a quantity may be written in (per-token and per-second forms aside), sorted."""
+    return sorted(
         [
             *_BYTE_UNITS,
             *_TIME_UNITS,
@@ -192,7 +197,6 @@ def _unit_of(unit_text: str) -> tuple[Dimension, Fraction, str]:
             "tokens",
         ]
     )
-    raise QuantityError(f"unknown unit {text!r}; known units: {', '.join(known)}")
 
 
 def parse_quantity(text: str) -> Quantity:

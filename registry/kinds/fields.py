@@ -83,7 +83,9 @@ DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A d
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # defer_build: a class builds its validator on first use, so a check that reads a few records (of
+    # what changed) does not build those of every kind
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 def check_quantity(value: str, allowed: tuple[Dimension, ...], what: str) -> str:
