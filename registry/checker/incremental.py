@@ -14,7 +14,7 @@ The files re-checked are loaded with the records they name, and go through the s
 whole check (:func:`registry.checker.pipeline.later_stages`), told which ids the rest of the registry
 holds and which of its files are broken; only the findings about the files re-checked are kept. A tree
 whose change discovery itself would report on (a new folder, a file that cannot be a record), or a
-change to more than a tenth of the files, is checked whole instead.
+change to more than a tenth of the files (and more than a few), is checked whole instead.
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ _HINTED = frozenset({refs.DANGLING_REFERENCE.code, refs.BROKEN_LINK.code})
 _MOST_CHANGED = 0.1
 """Past this share of the files changed, the whole registry is checked instead."""
 
+_FEW = 16
+"""So many changed files are always re-checked as a change, however small the registry."""
+
 
 @dataclass(frozen=True)
 class Rechecked:
@@ -53,7 +56,7 @@ def recheck(root: Path, previous: Previous) -> Rechecked | None:
     """The registry's findings, from ``previous`` and the files that changed since; None when the change
     is one to check whole (see the module's docstring)."""
     changed = previous.changed
-    if len(changed) > max(1, int(len(previous.facts) * _MOST_CHANGED)):
+    if len(changed) > max(_FEW, int(len(previous.facts) * _MOST_CHANGED)):
         return None
     if any(path.endswith("/") for path in changed):
         return None  # a folder added or removed
