@@ -11,14 +11,14 @@ every ``FalconH1DecoderLayer`` runs ``FalconH1Attention`` and ``FalconH1Mixer`` 
 - Mamba-2: ``intermediate = mamba_d_ssm`` when set, else ``mamba_expand x hidden_size``;
   ``mamba_n_heads`` heads of ``mamba_d_head`` (``"auto"``: ``intermediate // mamba_n_heads``);
   conv over ``intermediate + 2 x mamba_n_groups x mamba_d_state`` channels with kernel ``mamba_d_conv``;
-  SSM state ``(heads, head_dim, d_state)`` (see :func:`._state.mamba2`).
+  SSM state ``(heads, head_dim, d_state)`` (see :func:`.mamba2_hybrid.mamba2_of_width`).
 """
 
 from __future__ import annotations
 
-from registry.engine.adapters import _state
 from registry.engine.adapters._common import build, head_dim, num_layers
-from registry.engine.adapters._config import ConfigFieldError, ConfigView
+from registry.engine.adapters._config import ConfigView
+from registry.engine.adapters.mamba2_hybrid import mamba2_of_width
 from registry.engine.layers import Attention, LayerGroups, Parallel, Recurrent
 
 _SOURCE = "FalconH1Config"
@@ -40,23 +40,7 @@ def _mamba2(view: ConfigView) -> Recurrent:
         intermediate = view.int_or_default("mamba_d_ssm", 1024, _SOURCE)
     elif intermediate is None:
         intermediate = view.int_or_default("mamba_expand", 2, _SOURCE) * view.require_int("hidden_size")
-    heads = view.int_or_default("mamba_n_heads", 128, _SOURCE)
-    if view.value("mamba_d_head") in (None, "auto"):
-        if intermediate % heads:
-            raise ConfigFieldError(
-                view.model_type, "mamba_n_heads", f"{heads} does not divide {intermediate}"
-            )
-        head = intermediate // heads
-    else:
-        head = view.require_int("mamba_d_head")
-    return _state.mamba2(
-        intermediate=intermediate,
-        n_groups=view.int_or_default("mamba_n_groups", 1, _SOURCE),
-        num_heads=heads,
-        head_dim=head,
-        state_size=view.int_or_default("mamba_d_state", 256, _SOURCE),
-        conv_kernel=view.int_or_default("mamba_d_conv", 4, _SOURCE),
-    )
+    return mamba2_of_width(view, _SOURCE, intermediate)
 
 
 def falcon_h1(view: ConfigView) -> LayerGroups:

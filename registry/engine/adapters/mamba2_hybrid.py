@@ -44,6 +44,12 @@ def mamba2_from_expand(view: ConfigView, source: str) -> Recurrent:
     channels in ``mamba_n_heads`` heads of ``mamba_d_head`` (``"auto"``: the even split), with
     ``source``'s defaults for the fields the config leaves out."""
     intermediate = view.int_or_default("mamba_expand", 2, source) * view.require_int("hidden_size")
+    return mamba2_of_width(view, source, intermediate)
+
+
+def mamba2_of_width(view: ConfigView, source: str, intermediate: int) -> Recurrent:
+    """A Mamba-2 state of ``intermediate`` channels, read from the ``mamba_*`` fields Bamba, Granite
+    4.0 hybrid and Falcon-H1 share, with ``source``'s defaults for the fields the config leaves out."""
     heads = view.int_or_default("mamba_n_heads", 128, source)
     if view.value("mamba_d_head") in (None, "auto"):
         if intermediate % heads:
