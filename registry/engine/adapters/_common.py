@@ -24,6 +24,11 @@ ATTENTION_LAYER_TYPES: Mapping[str, str] = {
 }
 """The ``layer_types`` values transformers uses for attention layers, and the kind each means."""
 
+FULL_OR_SLIDING_LAYER_TYPES: Mapping[str, str] = {
+    name: kind for name, kind in ATTENTION_LAYER_TYPES.items() if kind in (FULL, SLIDING)
+}
+"""The ``layer_types`` values of models whose layers are full or sliding-window attention, no chunks."""
+
 
 MAX_LAYERS = 2_000
 """The most layers a stack may have (an explicit layout has the same bound in all; the largest published

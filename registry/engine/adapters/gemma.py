@@ -12,8 +12,8 @@ sit under ``text_config``. Local layers keep ``sliding_window`` tokens; both kin
 from __future__ import annotations
 
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     SLIDING,
     build,
     every_nth,
@@ -24,8 +24,6 @@ from registry.engine.adapters._common import (
 )
 from registry.engine.adapters._config import ConfigView
 from registry.engine.layers import LayerGroups, Mechanism
-
-_GEMMA_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 
 def local_global(
@@ -38,7 +36,7 @@ def local_global(
     ``pattern_source`` names where the default pattern comes from when it is not a class field.
     """
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _GEMMA_KINDS, count)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count)
     if kinds is None:
         key = view.first_present(("sliding_window_pattern", "_sliding_window_pattern"))
         period = (

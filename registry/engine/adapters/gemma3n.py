@@ -11,8 +11,8 @@ and stores nothing itself. A consumer type with no producer keeps its own cache.
 from __future__ import annotations
 
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     SLIDING,
     build,
     every_nth,
@@ -23,8 +23,6 @@ from registry.engine.adapters._common import (
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.layers import LayerGroups, Mechanism, Shared
-
-_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 
 def _producers(kinds: list[str], first_shared: int) -> dict[str, int]:
@@ -38,7 +36,9 @@ def _producers(kinds: list[str], first_shared: int) -> dict[str, int]:
 def gemma3n(view: ConfigView) -> LayerGroups:
     """Local and global layers; the shared tail becomes :class:`Shared` layers pointing at producers."""
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count) or every_nth(count, 5, FULL, SLIDING)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or every_nth(
+        count, 5, FULL, SLIDING
+    )
     window = view.int_or_default("sliding_window", 512, "Gemma3nTextConfig")
     shared = view.int_or_default("num_kv_shared_layers", 15, "Gemma3nTextConfig", minimum=0)
     if shared > count:

@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     SLIDING,
     build,
     every_nth,
@@ -34,8 +34,6 @@ from registry.engine.adapters._common import (
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, Shared, SlidingWindow
-
-_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 
 def _source(view: ConfigView) -> str:
@@ -81,7 +79,9 @@ def _sharing(view: ConfigView, kinds: list[str]) -> list[int | None]:
 def gemma4(view: ConfigView) -> LayerGroups:
     """Sliding and global layers with their own sizes; shared layers keep nothing (module docstring)."""
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count) or every_nth(count, 6, FULL, SLIDING)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or every_nth(
+        count, 6, FULL, SLIDING
+    )
     kinds[-1] = FULL
     overrides = _overrides(view, kinds)
     window = _window(view) if SLIDING in kinds else None

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from registry.engine.adapters import mistral
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     SLIDING,
     build,
     every_nth,
@@ -47,8 +47,6 @@ from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.adapters._defaults import class_defaults
 from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
 
-_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
-
 
 def _layers(view: ConfigView, kinds: list[str]) -> LayerGroups:
     """The layout for resolved kinds: the config's KV heads, a window from ``sliding_window``."""
@@ -61,7 +59,7 @@ def _layers(view: ConfigView, kinds: list[str]) -> LayerGroups:
 def _whole_model(view: ConfigView) -> LayerGroups:
     """``layer_types`` when given, else a window on every layer when ``sliding_window`` is set."""
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count)
     if kinds is None:
         return mistral.whole_model_window(view)
     return _layers(view, kinds)
@@ -86,14 +84,20 @@ def olmo3(view: ConfigView) -> LayerGroups:
     """Three window layers, then one full-attention layer (``Olmo3Config``)."""
     view = class_defaults(view, "Olmo3Config", sliding_window=4096)
     count = num_layers(view)
-    return _layers(view, explicit_layer_types(view, _KINDS, count) or every_nth(count, 4, FULL, SLIDING))
+    return _layers(
+        view,
+        explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or every_nth(count, 4, FULL, SLIDING),
+    )
 
 
 def vaultgemma(view: ConfigView) -> LayerGroups:
     """Alternating window (even) and full-attention (odd) layers (``VaultGemmaConfig``)."""
     view = class_defaults(view, "VaultGemmaConfig", num_key_value_heads=4, head_dim=256, sliding_window=4096)
     count = num_layers(view)
-    return _layers(view, explicit_layer_types(view, _KINDS, count) or every_nth(count, 2, FULL, SLIDING))
+    return _layers(
+        view,
+        explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or every_nth(count, 2, FULL, SLIDING),
+    )
 
 
 def _smollm3_kinds(view: ConfigView, count: int) -> list[str]:
@@ -113,14 +117,16 @@ def smollm3(view: ConfigView) -> LayerGroups:
     """Full attention, except the NoPE layers when the window is switched on (``SmolLM3Config``)."""
     view = class_defaults(view, "SmolLM3Config", num_key_value_heads=4)
     count = num_layers(view)
-    return _layers(view, explicit_layer_types(view, _KINDS, count) or _smollm3_kinds(view, count))
+    return _layers(
+        view, explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or _smollm3_kinds(view, count)
+    )
 
 
 def mellum(view: ConfigView) -> LayerGroups:
     """Full attention on every layer unless ``layer_types`` names windows (``MellumConfig``)."""
     view = class_defaults(view, "MellumConfig", num_key_value_heads=4, head_dim=128, sliding_window=1024)
     count = num_layers(view)
-    return _layers(view, explicit_layer_types(view, _KINDS, count) or [FULL] * count)
+    return _layers(view, explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or [FULL] * count)
 
 
 def _mimo_window(view: ConfigView) -> int:
@@ -146,7 +152,7 @@ def mimo_v2_flash(view: ConfigView) -> LayerGroups:
         view, "MiMoV2FlashConfig", num_key_value_heads=4, head_dim=192, v_head_dim=128, sliding_window=129
     )
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count) or [
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or [
         FULL if i == 0 or (i + 1) % 6 == 0 else SLIDING for i in range(count)
     ]
     _note_hub_pattern(view, kinds)
@@ -164,7 +170,7 @@ def modernbert_decoder(view: ConfigView) -> LayerGroups:
     """Windows of ``local_attention // 2`` tokens, a global layer every ``global_attn_every_n_layers``."""
     view = class_defaults(view, "ModernBertDecoderConfig", local_attention=128, global_attn_every_n_layers=3)
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count)
     if kinds is None:
         every = view.require_int("global_attn_every_n_layers")
         kinds = [SLIDING if i % every else FULL for i in range(count)]

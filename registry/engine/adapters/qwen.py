@@ -47,8 +47,8 @@ from collections.abc import Callable
 
 from registry.engine.adapters import _state
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     LINEAR,
     SLIDING,
     build,
@@ -62,7 +62,6 @@ from registry.engine.adapters._common import (
 from registry.engine.adapters._config import ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, Recurrent, SlidingWindow
 
-_WINDOW_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 _NEXT_KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
 _CONFIG_CLASS = {"qwen2": "Qwen2Config", "qwen3": "Qwen3Config", "qwen2_moe": "Qwen2MoeConfig"}
 
@@ -91,7 +90,9 @@ def qwen2(view: ConfigView) -> LayerGroups:
     """Full attention, except the layers the configuration class slides when the window is switched on."""
     count = num_layers(view)
     window = _window(view)
-    kinds = explicit_layer_types(view, _WINDOW_KINDS, count) or _window_kinds(view, count, window)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or _window_kinds(
+        view, count, window
+    )
     by_kind: dict[str, Mechanism] = {FULL: full_attention(view)}
     if SLIDING in kinds:
         if window is None:

@@ -30,8 +30,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from registry.engine.adapters._common import (
-    ATTENTION_LAYER_TYPES,
     FULL,
+    FULL_OR_SLIDING_LAYER_TYPES,
     SLIDING,
     at_most_max_layers,
     build,
@@ -41,8 +41,6 @@ from registry.engine.adapters._common import (
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
-
-_KINDS = {k: v for k, v in ATTENTION_LAYER_TYPES.items() if v in (FULL, SLIDING)}
 
 Kinds = Callable[[ConfigView, int, str], list[str]]
 """A class's rule: the kind of each of ``count`` layers, from the config (``source`` names the class)."""
@@ -161,7 +159,7 @@ def local_global(view: ConfigView) -> LayerGroups:
     cls = CLASSES[view.model_type]
     view = _with_defaults(view, cls)
     count = num_layers(view)
-    kinds = explicit_layer_types(view, _KINDS, count) or cls.kinds(view, count, cls.name)
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count) or cls.kinds(view, count, cls.name)
     if view.has("head_dim"):
         size = view.require_int("head_dim")
     else:
