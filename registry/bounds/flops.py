@@ -16,6 +16,7 @@ sliding window or within chunks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -128,31 +129,29 @@ def _causal_pairs(term: _Term, tokens: int) -> int:
 
 def decode_attention(model: ModelFacts, context: int) -> Work:
     """Attention FLOPs of one generated token with ``context`` tokens before it."""
-    terms, left_out = _terms(model)
-    total = Fraction(0)
-    lines: list[str] = []
-    for term in terms:
-        keys = _keys_at(term, context)
-        flops = term.layers * term.pair_flops * keys
-        total += flops
-        lines.append(
-            f"attention ({term.name}): {term.layers} layers × {term.factors} × {count(keys)} keys = {si(flops, 'FLOP')}"
-        )
-    lines.extend(f"attention of {what}: not counted (the bound stays a bound)" for what in left_out)
-    return Work(total, tuple(lines), (("context for attention", f"{count(context)} tokens"),))
+    total, lines = _attention(model, lambda term: _keys_at(term, context), "keys")
+    return Work(total, lines, (("context for attention", f"{count(context)} tokens"),))
 
 
 def prefill_attention(model: ModelFacts, tokens: int) -> Work:
     """Attention FLOPs of a causal prefill of ``tokens`` tokens."""
+    total, lines = _attention(model, lambda term: _causal_pairs(term, tokens), "causal pairs")
+    return Work(total, lines, ())
+
+
+def _attention(
+    model: ModelFacts, pairs_of: Callable[[_Term], int], noun: str
+) -> tuple[Fraction, tuple[str, ...]]:
+    """The attention FLOPs over every term, ``pairs_of`` each term's query-key pairs, with its lines."""
     terms, left_out = _terms(model)
     total = Fraction(0)
     lines: list[str] = []
     for term in terms:
-        pairs = _causal_pairs(term, tokens)
+        pairs = pairs_of(term)
         flops = term.layers * term.pair_flops * pairs
         total += flops
         lines.append(
-            f"attention ({term.name}): {term.layers} layers × {term.factors} × {count(pairs)} causal pairs = {si(flops, 'FLOP')}"
+            f"attention ({term.name}): {term.layers} layers × {term.factors} × {count(pairs)} {noun} = {si(flops, 'FLOP')}"
         )
     lines.extend(f"attention of {what}: not counted (the bound stays a bound)" for what in left_out)
-    return Work(total, tuple(lines), ())
+    return total, tuple(lines)
