@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from registry.checker.pipeline import CheckResult, check
+from registry.engine.adapters import max_context_from_config
 from registry.kinds.records import KvEfficiency, Model
 from tests.conftest import REPO
 
@@ -38,6 +39,20 @@ def test_every_model_has_a_sourced_geometry(result: CheckResult) -> None:
             assert model.evidence == "source-reported", model.id
         else:
             assert model.config_source is not None and len(model.config_source.revision) >= 7, model.id
+
+
+LEFT_OUT = "`max_context_tokens` is left out"
+
+
+def test_every_model_whose_config_states_a_maximum_has_one(result: CheckResult) -> None:
+    """Read as import-config reads it; a record may keep the shorter context its model card states, or
+    leave the field out with its notes saying why."""
+    for entry in result.index.of_kind("model"):
+        model = entry.record
+        assert isinstance(model, Model)
+        if model.config is None or max_context_from_config(model.config) is None:
+            continue
+        assert model.max_context_tokens is not None or LEFT_OUT in (model.notes or ""), model.id
 
 
 def test_every_model_has_a_kv_efficiency_record(result: CheckResult) -> None:

@@ -207,7 +207,7 @@ def test_a_revision_that_is_not_a_commit_is_written_with_the_checks_warning(
     err = capsys.readouterr().err
     assert f"warning: R010 revision-not-a-commit: revision {revision!r} is not a commit" in err
     found = [(d.code, d.severity.value, d.line) for d in check(root).diagnostics]
-    assert found == [("R010", "warning", 12)]
+    assert found == [("R010", "warning", 14)]  # below max_context_tokens and the comment on it
 
 
 @pytest.mark.parametrize("revision", [REVISION, "945d416", "a" * 64])
@@ -305,3 +305,30 @@ def test_name_and_org_are_derived_and_said_so(root: Path, capsys: pytest.Capture
         "derived: org 'Qwen' (the repository's owner); pass --name or --org to set it\n"
         "to fill in (marked TODO; 'registry check' reports them until they are): sources\n"
     )
+
+
+def test_max_context_tokens_is_read_from_the_config_with_where_it_came_from(root: Path) -> None:
+    result = import_config(root, _options(CONFIGS / "deepseek-v3.json", "models/deepseek-v3"))
+    document = load_text("x.yaml", result.text).document
+    assert document is not None and document.data["max_context_tokens"] == 163_840
+    lines = result.text.splitlines()
+    comment = lines[lines.index("max_context_tokens: 163840") - 1]
+    assert (
+        comment
+        == "# the longest context the config states (YaRN: original_max_position_embeddings 4096 x factor 40)"
+    )
+
+
+def test_a_multimodal_wrapper_gives_its_decoders_maximum(root: Path) -> None:
+    result = import_config(root, _options(CONFIGS / "qwen3-vl-235b-a22b-instruct.json", "models/qwen3-vl"))
+    document = load_text("x.yaml", result.text).document
+    assert document is not None and document.data["max_context_tokens"] == 262_144
+
+
+def test_a_config_stating_no_length_gets_no_maximum(root: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    published = json.loads((CONFIGS / "qwen3-8b.json").read_text(encoding="utf-8"))
+    del published["max_position_embeddings"]
+    config.write_text(json.dumps(published), encoding="utf-8")
+    result = import_config(root, _options(config))
+    assert result.max_context is None and "max_context_tokens" not in result.text

@@ -9,6 +9,12 @@ dimensions. A ``model_type`` no adapter knows is still imported, config kept, wi
 that is not a commit gets the check's R010 warning. ``--repository`` takes ``org/name`` or the
 repository's page (``https://huggingface.co/org/name``), written as ``org/name``; anything else is refused.
 
+``max_context_tokens`` is the longest context the config states, read by
+:func:`registry.engine.adapters.max_context_from_config` (``model_max_length``, else the smallest position
+field, YaRN's ``original_max_position_embeddings x factor`` where the config scales by YaRN, the decoder's
+``text_config`` inside a multimodal wrapper), with a comment naming the fields it came from; a config that
+states no length gets none, since a class default is not what the publisher said of the model.
+
 ``name`` defaults to the id's slug and ``org`` to the repository's owner; both are said to be derived so
 a person can correct them. Without ``--url`` there is no source to cite, so ``sources`` is left empty
 with a TODO and ``registry check`` reports it until it is filled. An existing file is never overwritten.
@@ -29,7 +35,7 @@ from registry.checker.revisions import POINTER as REVISION_POINTER
 from registry.codes import refs
 from registry.config_file import read_config
 from registry.diagnostics import Diagnostic
-from registry.engine.adapters import layer_groups_from_config
+from registry.engine.adapters import ContextMaximum, layer_groups_from_config, max_context_from_config
 from registry.engine.trace import group_line
 from registry.errors import RegistryError
 from registry.files import write_atomic
@@ -70,6 +76,7 @@ class Imported:
     groups: list[str] = field(default_factory=list)
     findings: list[Diagnostic] = field(default_factory=list)
     derived: list[str] = field(default_factory=list)
+    max_context: ContextMaximum | None = None
     to_fill: list[str] = field(default_factory=list)
 
 
@@ -173,7 +180,7 @@ def _fields(options: ImportOptions, config: dict[str, Any], result: Imported, sl
                 "revision": options.revision,
             }
         ]
-    return {
+    fields: dict[str, Any] = {
         "schema_version": 1,
         "id": result.id,
         "kind": "model",
@@ -185,6 +192,17 @@ def _fields(options: ImportOptions, config: dict[str, Any], result: Imported, sl
         "config": config,
         "sources": sources,
     }
+    if result.max_context is not None:
+        fields["max_context_tokens"] = result.max_context.tokens
+    return fields
+
+
+def _max_context_comment(result: Imported) -> tuple[str, ...]:
+    """Where ``max_context_tokens`` was read in the config, so a person can weigh it against the model
+    card (which may state a shorter context the model was trained or evaluated for)."""
+    if result.max_context is None:
+        return ()
+    return (f"the longest context the config states ({result.max_context.basis})",)
 
 
 def import_config(root: Path, options: ImportOptions) -> Imported:
@@ -193,9 +211,11 @@ def import_config(root: Path, options: ImportOptions) -> Imported:
     options = dataclasses.replace(options, repository=repository_name(options.repository))
     result = Imported(record_id, record_path(root, record_id))
     config = read_config_json(options.config_path)
+    result.max_context = max_context_from_config(config)
     fields = _fields(options, config, result, slug)
     result.to_fill = [key for key, value in fields.items() if isinstance(value, Todo)]
-    result.text = record_text(fields, {"config": _layout_comment(config, result)}, flow=("config",))
+    comments = {"config": _layout_comment(config, result), "max_context_tokens": _max_context_comment(result)}
+    result.text = record_text(fields, comments, flow=("config",))
     revision = revision_problem(options.revision)
     if revision is not None:
         finding = refs.REVISION_NOT_A_COMMIT.diagnostic(

@@ -14,7 +14,8 @@ Errors::
         └── ConfigValueError   ... states it with a value no model can have (-32 layers, '8', 10^99)
 
 :func:`geometry_fields` is separate: it gives the formula-expression evaluator the config's numbers, and
-:func:`stated_dtype` the dtype the config says the model computes in.
+:func:`stated_dtype` the dtype the config says the model computes in, and :func:`max_context_from_config` the
+longest context it says the model takes.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from registry.engine.adapters._config import (
     read_config,
     stated_dtype,
 )
+from registry.engine.adapters.context import ContextMaximum, max_context_from_config
 from registry.engine.adapters.coverage import ADAPTER_MECHANISMS, NO_ADAPTER, Adapter, Reason
 from registry.engine.layers import LayerGroups
 
@@ -272,11 +274,13 @@ __all__ = [
     "Adapter",
     "ConfigFieldError",
     "ConfigValueError",
+    "ContextMaximum",
     "Coverage",
     "UnsupportedModelType",
     "adapter_of",
     "coverage",
     "geometry_fields",
     "layer_groups_from_config",
+    "max_context_from_config",
     "stated_dtype",
 ]
