@@ -20,8 +20,9 @@ that reason, never estimated.
 One module per engine: :mod:`~registry.engine.engines.ideal` (the minimum every engine's rules start
 from), :mod:`~registry.engine.engines.vllm`, :mod:`~registry.engine.engines.sglang`,
 :mod:`~registry.engine.engines.llama_cpp` and :mod:`~registry.engine.engines.transformers`, with
-:mod:`~registry.engine.engines.fp8_mla` and :mod:`~registry.engine.engines.deepseek_v4` for the DeepSeek
-records vLLM lays out in its own way; this module finds the rules for a key.
+:mod:`~registry.engine.engines.fp8_mla`, :mod:`~registry.engine.engines.deepseek_v4` and
+:mod:`~registry.engine.engines.deepseek_v4_sglang` for the DeepSeek records vLLM and SGLang lay out in their
+own way; this module finds the rules for a key.
 """
 
 from __future__ import annotations

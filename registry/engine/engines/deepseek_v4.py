@@ -54,7 +54,7 @@ def round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
 
 
-def _all_blocks(t: int, block: int, per_block: int, what: str) -> tuple[int, str]:
+def all_blocks(t: int, block: int, per_block: int, what: str) -> tuple[int, str]:
     """Every block of the sequence: ``⌈t / block⌉`` blocks of ``per_block`` slots."""
     blocks = compressed_entries(t, block)
     return (
@@ -76,7 +76,7 @@ def _block_count(t: int, rule: partial[tuple[int, str]], per_block: int) -> tupl
     return slots // per_block, note
 
 
-def _paged(
+def paged(
     label: str,
     part: Part,
     slot_bytes: int,
@@ -109,7 +109,7 @@ def _state(label: str, ratio: int, head_dim: int) -> tuple[Component, ...]:
     block = STATE_BLOCK_TOKENS[ratio]
     rule = partial(_window_blocks, block=block, window=coff * ratio, per_block=block, what="rows")
     factors: tuple[Factor, ...] = (2, coff, head_dim, 4)
-    return _paged(label, "window", 2 * coff * head_dim * 4, factors, block, block, rule)
+    return paged(label, "window", 2 * coff * head_dim * 4, factors, block, block, rule)
 
 
 def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
@@ -127,9 +127,9 @@ def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
         return unsupported(f"the 584-byte record is defined for a 448 + 64 latent, not {nope} + {rope}")
     per_block = BLOCK_TOKENS // ratio
     record: tuple[Factor, ...] = (parenthesized_sum([448, "64 × 2", 7, 1]),)
-    every = partial(_all_blocks, block=BLOCK_TOKENS, per_block=per_block, what="entries")
+    every = partial(all_blocks, block=BLOCK_TOKENS, per_block=per_block, what="entries")
     parts = list(
-        _paged(
+        paged(
             f"compressed (1 per {number(ratio)})",
             "growing",
             RECORD_BYTES,
@@ -147,7 +147,7 @@ def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
             per_block=SWA_BLOCK_TOKENS,
             what="tokens",
         )
-        parts += _paged(
+        parts += paged(
             "local window", "window", RECORD_BYTES, record, SWA_BLOCK_TOKENS, SWA_BLOCK_TOKENS, kept
         )
     parts += _state("compressor state", ratio, nope + rope)
@@ -155,7 +155,7 @@ def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
         dim = mechanism.index_head_dim
         key = dim + dim // INDEXER_QUANT_BLOCK * 4
         key_factors: tuple[Factor, ...] = (parenthesized_sum([dim, f"{dim} / 128 × 4"]),)
-        parts += _paged("indexer keys", "growing", key, key_factors, per_block, BLOCK_TOKENS, every)
+        parts += paged("indexer keys", "growing", key, key_factors, per_block, BLOCK_TOKENS, every)
         parts += _state("indexer compressor state", ratio, dim)
     return GroupPlan(tuple(parts), notes=(NOT_ADDED,))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
+from registry.engine.engines.deepseek_v4_sglang import sglang_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal
 from registry.engine.formulas import window_tokens
@@ -61,4 +62,5 @@ class SGLang(Ideal):
         return settings.state_dtype or get_dtype("fp32")
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
-        return unsupported(f"SGLang serves DeepSeek-V4 compressed attention, but {FOR_ENGINE}")
+        """DeepSeek-V4's CSA and HCA layers in the default fp8 pool (:func:`deepseek_v4_sglang.sglang_compressed`)."""
+        return sglang_compressed(mechanism, settings)
