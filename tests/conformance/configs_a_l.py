@@ -542,6 +542,40 @@ def _inkling() -> list[Case]:
     return [Case("inkling_text", text, state="fp32", state_source=_FP32_REFERENCE.format(conv))]
 
 
+def _deepseek_v4() -> list[Case]:
+    """Sliding, CSA and HCA layers as transformers 5 writes them (``layer_types``, ``compress_rates``),
+    the HCA rate cut to 8 so that its windows close inside the longer sequence, and every size apart:
+    head 24 (16 + 8 rotated), indexer keys 12, window 8."""
+    config = _config(
+        "deepseek_v4",
+        num_hidden_layers=4,
+        num_key_value_heads=1,
+        head_dim=24,
+        qk_rope_head_dim=8,
+        q_lora_rank=16,
+        layer_types=[
+            "sliding_attention",
+            "compressed_sparse_attention",
+            "heavily_compressed_attention",
+            "compressed_sparse_attention",
+        ],
+        compress_rates={"compressed_sparse_attention": 4, "heavily_compressed_attention": 8},
+        sliding_window=WINDOW,
+        index_n_heads=2,
+        index_head_dim=12,
+        index_topk=4,
+        moe_intermediate_size=16,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_shared_experts=1,
+        num_hash_layers=1,
+        o_groups=2,
+        o_lora_rank=8,
+        hc_mult=2,
+    )
+    return [Case("deepseek_v4", config)]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -555,4 +589,5 @@ def cases_a_l() -> list[Case]:
         *_qwen3_5(),
         *_falcon_h1(),
         *_inkling(),
+        *_deepseek_v4(),
     ]

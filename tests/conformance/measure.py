@@ -18,9 +18,23 @@ from typing import Any
 
 import torch
 
-CACHE_DATA = frozenset({"keys", "values", "conv_states", "recurrent_states", "indexer_keys"})
+CACHE_DATA = frozenset(
+    {
+        "keys",
+        "values",
+        "conv_states",
+        "recurrent_states",
+        "indexer_keys",
+        "compressed_kv",
+        "buffer_kv",
+        "buffer_gate",
+        "overlap_kv",
+        "overlap_gate",
+    }
+)
 """Layer attributes that hold cached states (``DynamicLayer``, ``DynamicSlidingWindowLayer``,
-``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, transformers 5.24.0)."""
+``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, and DeepSeek-V4's
+``DeepseekV4HCACache`` / ``DeepseekV4CSACache`` in ``modeling_deepseek_v4.py``, transformers 5.24.0)."""
 
 BOOKKEEPING = {
     "_sliding_window_tensor": "DynamicSlidingWindowLayer keeps its window size as a 0-d int64 tensor",
@@ -63,14 +77,18 @@ def nbytes(tensor: torch.Tensor) -> int:
 
 def layer_bytes(layer: Any, where: str) -> int:
     """Bytes of cached state in one layer entry: a layer object, or bare state (a tensor, or an empty
-    list where ``MiniMaxCache`` has no state for a softmax-attention layer)."""
+    list where ``MiniMaxCache`` has no state for a softmax-attention layer). A tensor object reached
+    twice is held once (DeepSeek-V4's compressed layers set ``self.values = self.keys``: one K = V
+    tensor) and counted once."""
     if isinstance(layer, torch.Tensor | list | tuple | dict):
         return sum(nbytes(tensor) for _, tensor in tensors_in(layer, where))
     total = 0
+    counted: set[int] = set()
     for name, value in vars(layer).items():
         for path, tensor in tensors_in(value, f"{where}.{name}"):
             if name in CACHE_DATA:
-                total += nbytes(tensor)
+                total += 0 if id(tensor) in counted else nbytes(tensor)
+                counted.add(id(tensor))
             elif name not in BOOKKEEPING:
                 raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} {tensor.dtype} is not a known state")
             elif tensor.dim() != 0:

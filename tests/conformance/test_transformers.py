@@ -12,6 +12,7 @@ and after each single-token decode step from the first length to the second (bf1
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_N
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from registry.engine.engines.transformers import REFERENCE_CONV_FP32, REFERENCE_STATE_FP32
-from registry.engine.layers import Recurrent
+from registry.engine.layers import Compressed, Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
@@ -210,20 +211,30 @@ def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -
 
 @pytest.mark.parametrize("case", _params(CASES))
 def test_decode_steps_match_the_engine(case: Case) -> None:
-    """After each generated token, across the window boundary: the cache ``generate`` would hold."""
+    """After each generated token, across the window boundary: the cache ``generate`` would hold, and
+    beyond every window, growing by the engine's bytes per token over each period of the layout's
+    compression (every token where nothing is compressed)."""
     dtype = "bf16"
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
     cache = _forward(model, _tokens(SHORT, seed=1))
-    previous = sum(cache_bytes(cache, layout.num_layers))
+    held = {SHORT: sum(cache_bytes(cache, layout.num_layers))}
+    period = _period(layout)
     for tokens in range(SHORT + 1, LONG + 1):
         cache = _forward(model, _tokens(1, seed=tokens), cache)
         measured = cache_bytes(cache, layout.num_layers)
         result = _engine(case, layout, tokens, dtype)
         assert_conforms(measured, result, f"{case.name} decode t={tokens}")
-        if tokens > WINDOW:
+        held[tokens] = sum(measured)
+        if tokens - period >= WINDOW:
             assert result.bytes_per_token is not None
-            assert sum(measured) - previous == BATCH * result.bytes_per_token, (
+            assert held[tokens] - held[tokens - period] == BATCH * period * result.bytes_per_token, (
                 f"{case.name} growth t={tokens}"
             )
-        previous = sum(measured)
+
+
+def _period(layout: LayerGroups) -> int:
+    """Tokens over which a layout's growth repeats: 1, or the least common multiple of its compression
+    ratios (a compressed layer adds one entry per ``ratio`` tokens and buffers the tokens between)."""
+    ratios = [g.mechanism.ratio for g in layout.groups if isinstance(g.mechanism, Compressed)]
+    return math.lcm(1, *(ratio for ratio in ratios if ratio))

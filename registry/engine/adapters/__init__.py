@@ -27,6 +27,7 @@ from typing import Any
 from registry.engine.adapters import (
     cohere,
     deepseek,
+    deepseek_v4,
     dense,
     dense_classes,
     dsa,
@@ -105,6 +106,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "deepseek_v3": deepseek.deepseek,
     "kimi_k2": deepseek.deepseek,
     "deepseek_v32": deepseek.deepseek_v32,
+    "deepseek_v4": deepseek_v4.deepseek_v4,
     "glm4_moe_lite": deepseek.deepseek,
     "longcat_flash": deepseek.longcat_flash,
     "axk1": deepseek.deepseek,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from registry.engine.adapters import (
     cohere,
     deepseek,
+    deepseek_v4,
     dense,
     dense_classes,
     dsa,
@@ -75,6 +76,11 @@ def state(variant: str) -> str:
     return f"{variant} state"
 
 
+def compressed(variant: str) -> str:
+    """The label of a sequence-compressed attention layer of ``variant`` (``compressed attention (csa)``)."""
+    return f"compressed attention ({variant})"
+
+
 def side_by_side(*labels: str) -> str:
     """The label of a layer running several mechanisms at once (``full attention ∥ mamba2 state``)."""
     return " ∥ ".join(labels)
@@ -94,7 +100,7 @@ def mechanism_label(mechanism: Mechanism) -> str | None:
         case Recurrent():
             return state(mechanism.variant)
         case Compressed():
-            return f"compressed attention ({mechanism.variant})"
+            return compressed(mechanism.variant)
         case Shared():
             return SHARED
         case Parallel():
@@ -134,6 +140,9 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     deepseek.deepseek: frozenset({MLA_LATENT}),
     deepseek.deepseek_v32: frozenset({MLA_INDEXED}),
     deepseek.longcat_flash: frozenset({MLA_LATENT}),
+    deepseek_v4.deepseek_v4: frozenset(
+        {SLIDING, compressed(deepseek_v4.CSA_VARIANT), compressed(deepseek_v4.HCA_VARIANT)}
+    ),
     dsa.indexed_mla: frozenset({MLA_LATENT, MLA_INDEXED}),
     kimi_linear.kimi_linear: frozenset({MLA_LATENT, state("kda")}),
     jamba.jamba: frozenset({FULL, state("mamba")}),
@@ -306,7 +315,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
 _NOT_YET = (
     "blt",
     "cpmant",
-    "deepseek_v4",
     "dory",
     "dots3_note",
     "dots3_note_text",

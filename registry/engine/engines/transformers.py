@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from registry.engine.dtypes import FLOAT_DTYPES, DType, get_dtype
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, model_dtype
+from registry.engine.engines.deepseek_v4_transformers import transformers_compressed
+from registry.engine.engines.ideal import Ideal, model_dtype
 from registry.engine.formulas import mla_expanded_entry_bytes
 from registry.engine.layers import (
     MLA,
@@ -175,11 +176,14 @@ class Transformers(Ideal):
         return GroupPlan(plan.components, notes=(note,))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
+        """DeepSeek-V4's CSA and HCA layers in ``DeepseekV4CSACache`` / ``DeepseekV4HCACache``
+        (:func:`deepseek_v4_transformers.transformers_compressed`), read at 5.24.0."""
         if self.version < (5, 0, 0):
             return unsupported("transformers 4.x has no sequence-compressed attention model")
-        return unsupported(
-            f"transformers 5.x has DeepSeek-V4 (DeepseekV4HCACache / CSACache), but {FOR_ENGINE}"
-        )
+        if self.version < TRANSFORMERS_CURRENT:
+            release = "{}.{}.{}".format(*self.version)
+            return unsupported(f"transformers' DeepSeek-V4 cache was read at 5.24.0, not {release}")
+        return transformers_compressed(mechanism, settings)
 
 
 def _reference_note(variant: str) -> str:
