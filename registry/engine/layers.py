@@ -7,7 +7,8 @@ is ``int | None``: ``None`` means *unknown*, and every result that depends on it
 
 Mechanisms, one frozen dataclass each:
 
-- :class:`Attention`: full attention, MHA / GQA / MQA; K and V head sizes may differ.
+- :class:`Attention`: full attention, MHA / GQA / MQA; K and V head sizes may differ; optionally with
+  a sparse-attention indexer's keys beside K and V.
 - :class:`SlidingWindow`: attention over the last ``window`` tokens.
 - :class:`Chunked`: attention within fixed chunks of ``chunk`` tokens (Llama 4 local layers).
 - :class:`MLA`: multi-head latent attention; one latent plus a decoupled RoPE key per token.
@@ -58,9 +59,12 @@ class Attention:
     """Heads K and V are repeated to *before* an implementation caches them, when it does so
     (transformers' Falcon new decoder architecture); ``None`` for the usual case, where the cache holds
     ``num_kv_heads``. Only layouts that follow such an implementation read it."""
+    index_head_dim: int | None = None
+    """The key size of a sparse-attention indexer that caches one key per token beside K and V
+    (MiniMax-M3's sparse layers, ``MiniMaxM3VLSparseCacheLayer.idx_keys``); ``None`` means no indexer."""
 
     def __post_init__(self) -> None:
-        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "broadcast_heads"))
+        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "broadcast_heads", "index_head_dim"))
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,26 @@ _FP32_REFERENCE = (
 )
 
 
+def _indexed() -> list[Case]:
+    """GQA with a sparse indexer's key cache beside K and V on the sparse layers (layers 1 and 3)."""
+    sparse = {
+        "sparse_index_dim": 12,
+        "sparse_num_index_heads": 2,
+        "sparse_block_size": 4,
+        "sparse_topk_blocks": 2,
+        "sparse_local_block": 1,
+        "sparse_attention_freq": [0, 1, 0, 1],
+    }
+    moe = {"num_local_experts": 4, "num_experts_per_tok": 2, "shared_intermediate_size": 16}
+    fields = {"head_dim": 16, "rotary_dim": 8, "dense_intermediate_size": 48, **moe}
+    return [
+        Case(
+            "minimax_m3_vl_text",
+            _config("minimax_m3_vl_text", num_hidden_layers=4, sparse_attention_config=sparse, **fields),
+        ),
+    ]
+
+
 def _ssm() -> list[Case]:
     """State-space models: every layer a conv window and an SSM state."""
     return [
@@ -405,6 +425,7 @@ def cases_m_z() -> list[Case]:
         *_full_attention(),
         *_interleaved(),
         *_latent(),
+        *_indexed(),
         *_ssm(),
         *_linear_attention(),
         *_multimodal(),

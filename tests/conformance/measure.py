@@ -25,6 +25,7 @@ CACHE_DATA = frozenset(
         "conv_states",
         "recurrent_states",
         "indexer_keys",
+        "idx_keys",
         "compressed_kv",
         "buffer_kv",
         "buffer_gate",
@@ -33,8 +34,9 @@ CACHE_DATA = frozenset(
     }
 )
 """Layer attributes that hold cached states (``DynamicLayer``, ``DynamicSlidingWindowLayer``,
-``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, and DeepSeek-V4's
-``DeepseekV4HCACache`` / ``DeepseekV4CSACache`` in ``modeling_deepseek_v4.py``, transformers 5.24.0)."""
+``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, DeepSeek-V4's
+``DeepseekV4HCACache`` / ``DeepseekV4CSACache`` in ``modeling_deepseek_v4.py``, and
+``MiniMaxM3VLSparseCacheLayer`` in ``modeling_minimax_m3_vl.py``, transformers 5.24.0)."""
 
 BOOKKEEPING = {
     "_sliding_window_tensor": "DynamicSlidingWindowLayer keeps its window size as a 0-d int64 tensor",

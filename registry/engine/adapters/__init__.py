@@ -141,6 +141,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "minimax": minimax.minimax,
     "minimax_text_01": minimax.minimax,
     "minimax_m2": minimax.minimax,
+    "minimax_m3_vl_text": minimax.minimax_m3,
     # m-z of transformers' causal-LM mapping
     "mamba": ssm.mamba,
     "mamba2": ssm.mamba2,

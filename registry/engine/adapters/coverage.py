@@ -64,6 +64,7 @@ from registry.engine.layers import (
 Adapter = Callable[[ConfigView], LayerGroups]
 
 FULL = "full attention"
+FULL_INDEXED = "full attention + indexer keys"
 SLIDING = "sliding window"
 CHUNKED = "chunked attention"
 MLA_LATENT = "MLA latent"
@@ -90,7 +91,7 @@ def mechanism_label(mechanism: Mechanism) -> str | None:
     """What one layer keeps, in a few words; ``None`` for a layer that keeps nothing."""
     match mechanism:
         case Attention():
-            return FULL
+            return FULL if mechanism.index_head_dim is None else FULL_INDEXED
         case SlidingWindow():
             return SLIDING
         case Chunked():
@@ -149,6 +150,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     mamba2_hybrid.bamba: frozenset({FULL, state("mamba2")}),
     mamba2_hybrid.nemotron_h: frozenset({FULL, state("mamba2")}),
     minimax.minimax: frozenset({FULL, state("lightning")}),
+    minimax.minimax_m3: frozenset({FULL, FULL_INDEXED}),
     dense_classes.nanochat: frozenset({FULL}),
     dense_classes.nemotron: frozenset({FULL}),
     dense_classes.olmo: frozenset({FULL}),
@@ -257,12 +259,6 @@ _ENCODER_ONLY_M_Z = (
     "xmod",
 )
 _OWN_REASONS: Mapping[str, Reason] = {
-    "minimax_m3_vl_text": Reason(
-        "indexer beside attention",
-        "MiniMax-M3's sparse layers cache, beside K and V, one indexer key of index_head_dim per token in "
-        "a cache layer of their own (MiniMaxM3VLSparseCacheLayer.idx_keys); the engine's sparse-attention "
-        "indexer belongs to MLA layers only, so no adapter yet.",
-    ),
     "openai-gpt": Reason(
         "no cache",
         "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from registry.engine.engines.ideal import Ideal
-from registry.engine.layers import MLA
+from registry.engine.layers import MLA, Attention
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, require, unsupported
 from registry.engine.trace import Factor, parenthesized_sum
 
@@ -28,7 +28,7 @@ def fp8_ds_mla(engine_layout: Ideal, mechanism: MLA, settings: Settings) -> Grou
     return GroupPlan((latent, *engine_layout.indexer(mechanism, settings, entries)), notes=(explain,))
 
 
-def fp8_indexer(mechanism: MLA, entries: EntryRule) -> tuple[Component, ...]:
+def fp8_indexer(mechanism: MLA | Attention, entries: EntryRule) -> tuple[Component, ...]:
     """Indexer keys stored as fp8 plus one float32 scale per 128 values: ``d + d // 128 × 4`` bytes."""
     if mechanism.index_head_dim is None:
         return ()

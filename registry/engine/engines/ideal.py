@@ -140,8 +140,10 @@ class Ideal(EngineRules):
         return partial(self.full_entries, mechanism=mechanism)
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """Full attention keeps K and V of every token (:func:`attention_entry_bytes`)."""
-        return GroupPlan((self.kv_component(mechanism, settings),))
+        """Full attention keeps K and V of every token (:func:`attention_entry_bytes`), and a sparse
+        indexer's key of every token where the layer has one (MiniMax-M3's sparse layers)."""
+        kv = self.kv_component(mechanism, settings)
+        return GroupPlan((kv, *self.indexer(mechanism, settings, kv.entries)))
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
         """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
@@ -168,8 +170,11 @@ class Ideal(EngineRules):
         latent = Component("growing", "", entry, tuple(mla_factors(rank, rope, element)), entries, entry)
         return GroupPlan((latent, *self.indexer(mechanism, settings, entries)))
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
-        """DeepSeek-V3.2's indexer keys, one per token, in the KV dtype (:func:`indexer_entry_bytes`)."""
+    def indexer(
+        self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
+    ) -> tuple[Component, ...]:
+        """A sparse indexer's keys (DeepSeek-V3.2's beside the latent, MiniMax-M3's beside K and V), one per
+        token, in the KV dtype (:func:`indexer_entry_bytes`)."""
         if mechanism.index_head_dim is None:
             return ()
         element = settings.kv_dtype.bytes_per_element

@@ -66,6 +66,12 @@ class LlamaCpp(Ideal):
         _check_rows(settings.kv_dtype, (heads * k, heads * v))
         return super().kv_component(mechanism, settings)
 
+    def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        if mechanism.index_head_dim is not None:
+            return unsupported(f"llama.cpp's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+        return super().attention(mechanism, settings)
+
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
         """K only: ``has_v = !is_mla`` in ``llama_kv_cache::llama_kv_cache`` and the GGUF converter writes
         ``key_length = kv_lora_rank + qk_rope_head_dim`` with one KV head (``conversion/deepseek.py``), so a

@@ -7,7 +7,7 @@ from registry.engine.engines.deepseek_v4_sglang import sglang_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal
 from registry.engine.formulas import window_tokens
-from registry.engine.layers import MLA, Chunked, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.layers import MLA, Attention, Chunked, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
@@ -38,6 +38,12 @@ class SGLang(Ideal):
     def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
         return unsupported(f"SGLang's handling of chunked attention: {FOR_ENGINE}")
 
+    def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        if mechanism.index_head_dim is not None:
+            return unsupported(f"SGLang's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+        return super().attention(mechanism, settings)
+
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
         """``MLATokenToKVPool`` keeps ``kv_lora_rank + qk_rope_head_dim`` values per token
         (``sglang/srt/mem_cache/memory_pool.py``); the DSA fp8 pool for DeepSeek-V3.2 uses the 656-byte
@@ -48,7 +54,9 @@ class SGLang(Ideal):
             return super().mla(mechanism, settings)
         return fp8_ds_mla(self, mechanism, settings)
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
+    def indexer(
+        self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
+    ) -> tuple[Component, ...]:
         """Indexer keys in fp8 plus one float32 scale per 128 values (``quant_block_size = 128``,
         ``index_k_dtype`` float8_e4m3fn, scale float32 in the DSA pool of ``memory_pool.py``)."""
         return fp8_indexer(mechanism, entries)

@@ -129,9 +129,20 @@ class Transformers(Ideal):
         latent = Component("growing", "expanded K + V", entry, factors, every_token, entry)
         return GroupPlan((latent, *self.indexer(mechanism, settings, every_token)))
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
-        """``DynamicIndexedLayer.update_indexer`` concatenates the indexer keys in their own dtype (the
-        model dtype): ``index_head_dim`` values per token (``cache_utils.py``, 5.x)."""
+    def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
+        """K and V, and where the layer has an indexer (MiniMax-M3's sparse layers) its keys:
+        ``MiniMaxM3VLSparseCacheLayer.update_index`` concatenates one key of ``index_head_dim`` values per
+        token in the model dtype (``modeling_minimax_m3_vl.py``, 5.24.0)."""
+        if mechanism.index_head_dim is not None and self.version < (5, 0, 0):
+            return unsupported("transformers 4.x has no MiniMax-M3 (minimax_m3_vl) model")
+        return super().attention(mechanism, settings)
+
+    def indexer(
+        self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
+    ) -> tuple[Component, ...]:
+        """``DynamicIndexedLayer.update_indexer`` (``cache_utils.py``, 5.x) and MiniMax-M3's
+        ``update_index`` concatenate the indexer keys in their own dtype (the model dtype):
+        ``index_head_dim`` values per token."""
         return super().indexer(mechanism, settings, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4 import vllm_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import Ideal, ceil_div, model_dtype, refusal
-from registry.engine.layers import MLA, Compressed, Mechanism, Recurrent, StateTensor
-from registry.engine.plan import Component, EntryRule, GroupPlan, Settings
+from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal
+from registry.engine.layers import MLA, Attention, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
 
@@ -71,6 +71,12 @@ class VLLM(Ideal):
         blocks = ceil_div(t, size) - (computed // chunk * chunk) // size
         return blocks * size, f"{number(blocks)} blocks of {size} tokens in the current chunk"
 
+    def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        if mechanism.index_head_dim is not None:
+            return unsupported(f"vLLM's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+        return super().attention(mechanism, settings)
+
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
         """The latent per token; DeepSeek-V3.2 in fp8 uses the 656-byte ``fp8_ds_mla`` record.
 
@@ -84,7 +90,9 @@ class VLLM(Ideal):
             return super().mla(mechanism, settings)
         return fp8_ds_mla(self, mechanism, settings)
 
-    def indexer(self, mechanism: MLA, settings: Settings, entries: EntryRule) -> tuple[Component, ...]:
+    def indexer(
+        self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
+    ) -> tuple[Component, ...]:
         """Indexer keys in fp8 with one float32 scale per 128 values, whatever the KV dtype.
 
         ``Indexer.__init__`` (``vllm/model_executor/models/deepseek_v2.py``) builds

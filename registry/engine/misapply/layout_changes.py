@@ -155,7 +155,8 @@ def state_ignored(side: Side) -> Side | None:
 
 
 def indexer_omitted(side: Side) -> Side | None:
-    """The cache without DeepSeek-V3.2's indexer key per token, every other term kept.
+    """The cache without a sparse indexer's key per token (DeepSeek-V3.2's, MiniMax-M3's), every other
+    term kept.
 
     The indexer is sized 0 rather than removed: an engine that lays out an indexed model's latent its
     own way (vLLM's and SGLang's 656-byte fp8 record) keeps that record, so the mistake is
@@ -163,7 +164,7 @@ def indexer_omitted(side: Side) -> Side | None:
     """
 
     def swap(mechanism: Mechanism) -> Mechanism:
-        if isinstance(mechanism, MLA | Compressed) and mechanism.index_head_dim:
+        if isinstance(mechanism, MLA | Compressed | Attention) and mechanism.index_head_dim:
             return replace(mechanism, index_head_dim=0)
         return mechanism
 
