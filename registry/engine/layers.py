@@ -134,7 +134,7 @@ class MLA:
         )
 
 
-StateRole = Literal["state", "conv"]
+StateRole = Literal["state", "conv", "shift"]
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,9 @@ class StateTensor:
     window, because engines store them in different dtypes. A ``conv`` tensor is shaped
     ``(positions, channels)``: its *first* dimension is the number of past inputs the convolution needs,
     ``conv_kernel - 1`` (vLLM's default ``(state_len, dim)`` layout, and what llama.cpp keeps); an engine
-    that keeps the whole kernel window adds one there.
+    that keeps the whole kernel window adds one there. A ``shift`` tensor is a token shift (RWKV's time
+    and channel mixes): the previous token's input, one vector, kept, as a conv window is, in the
+    activations' dtype.
     """
 
     name: str
@@ -158,9 +160,9 @@ class StateTensor:
         for size in self.shape:
             if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
                 raise LayerGroupsError(f"state tensor {self.name!r} has a bad size {size!r}")
-        if self.role not in ("state", "conv"):
+        if self.role not in ("state", "conv", "shift"):
             raise LayerGroupsError(
-                f"state tensor {self.name!r}: role is 'state' or 'conv', not {self.role!r}"
+                f"state tensor {self.name!r}: role is 'state', 'conv' or 'shift', not {self.role!r}"
             )
 
 

@@ -24,6 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
+Held = Literal["cache", "returned state", "modules"]
 AutoClass = Literal["causal-lm", "image-text-to-text", "base", "mapped-class"]
 
 _BASE: dict[str, Any] = {
@@ -58,6 +59,10 @@ class Case:
     maps the type to one, else the wrapper's image-text-to-text model or the bare text model (``base``),
     which fill the same cache, or (``mapped-class``) the class transformers' causal-LM mapping names for
     the type, built from the decoder config where the auto class cannot build it from the composite one.
+    ``held`` says where transformers keeps the state the engine counts: its cache object (``cache``), the
+    ``state`` a model returns in place of one (``returned state``: RWKV), or the cache object together with
+    attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks); the test
+    measures all of it.
     """
 
     name: str
@@ -67,6 +72,7 @@ class Case:
     decoder_only: str = ""
     divergence: str = ""
     auto_class: AutoClass = "causal-lm"
+    held: Held = "cache"
 
     @property
     def model_type(self) -> str:

@@ -12,6 +12,7 @@ tokens a sliding layer's keys are a view into all ``t``, and after a decode step
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from types import FunctionType, ModuleType
 from typing import Any
@@ -43,9 +44,20 @@ BOOKKEEPING = {
 }
 """Layer attributes that are tensors but not cached states, and why."""
 
-PER_LAYER_LISTS = ("layers", "linear_cache")
-"""Cache attributes indexed by layer: the layer objects, and ``MiniMaxCache.linear_cache`` where the
-lightning-attention layers keep their state tensors (``modeling_minimax.py``)."""
+PER_LAYER_LISTS = ("layers", "linear_cache", "rnn_state")
+"""Cache attributes indexed by layer: the layer objects, ``MiniMaxCache.linear_cache`` where the
+lightning-attention layers keep their state tensors (``modeling_minimax.py``), and
+``xLSTMCache.rnn_state``, a dict from layer index to that layer's tensors (``modeling_xlstm.py``)."""
+
+CACHE_BOOKKEEPING = {
+    "seqlen_offset": "xLSTMCache counts the tokens it has seen in a one-element int64 tensor",
+}
+"""Cache attributes that are tensors but not cached states, and why; each holds one number."""
+
+MODULE_STATE = frozenset({"conv1d_state", "recurrent_states"})
+"""Module attributes in which a model keeps its recurrent state itself, outside any cache object
+(``RecurrentGemmaRecurrentBlock.conv1d_state``, ``RecurrentGemmaRglru.recurrent_states``,
+``modeling_recurrent_gemma.py``)."""
 
 
 class UnaccountedTensor(AssertionError):
@@ -115,10 +127,39 @@ def cache_bytes(cache: Any, num_layers: int) -> list[int]:
     for name, value in vars(cache).items():
         if name not in PER_LAYER_LISTS:
             for path, tensor in tensors_in(value, name):
-                raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not under a layer")
+                if name not in CACHE_BOOKKEEPING:
+                    raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not under a layer")
+                if tensor.numel() != 1:
+                    raise UnaccountedTensor(f"{path}: bookkeeping tensor with shape {tuple(tensor.shape)}")
             continue
         if len(value) > num_layers:
             raise UnaccountedTensor(f"{name} has {len(value)} entries for {num_layers} layers")
-        for index, entry in enumerate(value):
+        for index, entry in value.items() if isinstance(value, dict) else enumerate(value):
             per_layer[index] += layer_bytes(entry, f"{name}[{index}]")
+    return per_layer
+
+
+def returned_state_bytes(state: list[torch.Tensor], num_layers: int) -> list[int]:
+    """Bytes of each layer's share of a state returned in place of a cache object: RWKV's
+    ``RwkvOutput.state``, tensors shaped ``(batch, channels, layers)`` with the layer last."""
+    per_layer = [0] * num_layers
+    for index, tensor in enumerate(state):
+        if tensor.dim() != 3 or tensor.shape[-1] != num_layers:
+            raise UnaccountedTensor(f"state[{index}]: {tuple(tensor.shape)} is not (batch, channels, layers)")
+        for layer in range(num_layers):
+            per_layer[layer] += nbytes(tensor[..., layer])
+    return per_layer
+
+
+def module_bytes(model: torch.nn.Module, num_layers: int) -> list[int]:
+    """Bytes of the state the model's own modules keep (:data:`MODULE_STATE`), by the layer each module
+    belongs to (``...layers.<i>....`` in its name)."""
+    per_layer = [0] * num_layers
+    for name, module in model.named_modules():
+        for attribute in sorted(MODULE_STATE & vars(module).keys()):
+            for path, tensor in tensors_in(vars(module)[attribute], f"{name}.{attribute}"):
+                layer = re.search(r"(?:^|\.)layers\.(\d+)\.", path)
+                if layer is None or int(layer[1]) >= num_layers:
+                    raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not under a layer")
+                per_layer[int(layer[1])] += nbytes(tensor)
     return per_layer

@@ -25,6 +25,7 @@ from transformers import (
     AutoModel,
     AutoModelForCausalLM,
     AutoModelForImageTextToText,
+    DynamicCache,
     __version__,
 )
 from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
@@ -36,7 +37,7 @@ from registry.engine.layers import Compressed, Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
-from tests.conformance.measure import cache_bytes
+from tests.conformance.measure import cache_bytes, module_bytes, returned_state_bytes
 
 pytestmark = pytest.mark.slow
 
@@ -104,9 +105,28 @@ def _tokens(count: int, seed: int) -> torch.Tensor:
     return torch.randint(3, 64, (BATCH, count), generator=generator)
 
 
-def _forward(model: torch.nn.Module, ids: torch.Tensor, cache: Any = None) -> Any:
+def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = None) -> Any:
+    """One forward pass from ``held`` (None: a fresh start), and what then holds the state: the cache
+    object, or RWKV's returned ``state``. A model keeping state on its modules builds a cache it does not
+    return (RecurrentGemma), so it is handed one, as ``generate`` hands it one."""
     with torch.no_grad():
-        return model(input_ids=ids, cache=cache, use_cache=True).cache
+        if case.held == "returned state":
+            return model(input_ids=ids, state=held, use_cache=True).state
+        if case.held == "modules":
+            cache = DynamicCache(config=model.config) if held is None else held
+            model(input_ids=ids, cache=cache, use_cache=True)
+            return cache
+        return model(input_ids=ids, cache=held, use_cache=True).cache
+
+
+def _measure(case: Case, model: torch.nn.Module, held: Any, num_layers: int) -> list[int]:
+    """Bytes per layer of everything that holds the state (:func:`_forward`)."""
+    if case.held == "returned state":
+        return returned_state_bytes(held, num_layers)
+    measured = cache_bytes(held, num_layers)
+    if case.held == "modules":
+        measured = [a + b for a, b in zip(measured, module_bytes(model, num_layers), strict=True)]
+    return measured
 
 
 def _engine(case: Case, layout: LayerGroups, tokens: int, dtype: str) -> CacheResult:
@@ -204,8 +224,8 @@ def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
 @pytest.mark.parametrize("case", _params(CASES))
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
     layout = layer_groups_from_config(case.config)
-    cache = _forward(_model(case, dtype), _tokens(tokens, seed=tokens))
-    measured = cache_bytes(cache, layout.num_layers)
+    model = _model(case, dtype)
+    measured = _measure(case, model, _forward(case, model, _tokens(tokens, seed=tokens)), layout.num_layers)
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
 
 
@@ -217,12 +237,12 @@ def test_decode_steps_match_the_engine(case: Case) -> None:
     dtype = "bf16"
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
-    cache = _forward(model, _tokens(SHORT, seed=1))
-    held = {SHORT: sum(cache_bytes(cache, layout.num_layers))}
+    state = _forward(case, model, _tokens(SHORT, seed=1))
+    held = {SHORT: sum(_measure(case, model, state, layout.num_layers))}
     period = _period(layout)
     for tokens in range(SHORT + 1, LONG + 1):
-        cache = _forward(model, _tokens(1, seed=tokens), cache)
-        measured = cache_bytes(cache, layout.num_layers)
+        state = _forward(case, model, _tokens(1, seed=tokens), state)
+        measured = _measure(case, model, state, layout.num_layers)
         result = _engine(case, layout, tokens, dtype)
         assert_conforms(measured, result, f"{case.name} decode t={tokens}")
         held[tokens] = sum(measured)

@@ -188,7 +188,7 @@ class Ideal(EngineRules):
         """The dtype a state tensor is stored in: the requested state dtype, else the model dtype."""
         return settings.state_dtype or model_dtype(settings, "the recurrent state")
 
-    def state_positions(self, tensor: StateTensor) -> tuple[int | None, ...]:
+    def state_positions(self, tensor: StateTensor, mechanism: Recurrent) -> tuple[int | None, ...]:
         """The shape an engine stores for a tensor (the layout's shape unless the engine keeps more)."""
         return tensor.shape
 
@@ -197,7 +197,7 @@ class Ideal(EngineRules):
         terms: list[list[Factor]] = []
         total = Fraction(0)
         for tensor in mechanism.tensors:
-            shape = self.state_positions(tensor)
+            shape = self.state_positions(tensor, mechanism)
             stored = StateTensor(tensor.name, shape, tensor.role)
             element = self.state_element(tensor, mechanism, settings).bytes_per_element
             total += state_tensor_elements(stored) * element

@@ -62,10 +62,10 @@ class SGLang(Ideal):
         return fp8_indexer(mechanism, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
-        """Conv state bf16 (``SGLANG_MAMBA_CONV_DTYPE`` default), recurrent state float32 unless the config,
-        the environment or the request says otherwise (``mamba2_state_dtype`` in
-        ``sglang/srt/configs/mamba_utils.py``)."""
-        if tensor.role == "conv":
+        """Conv state and token shifts (activation copies, as it is) bf16 (``SGLANG_MAMBA_CONV_DTYPE``
+        default), recurrent state float32 unless the config, the environment or the request says
+        otherwise (``mamba2_state_dtype`` in ``sglang/srt/configs/mamba_utils.py``)."""
+        if tensor.role != "state":
             return get_dtype("bf16")
         return settings.state_dtype or get_dtype("fp32")
 

@@ -43,6 +43,10 @@ REFERENCE_STATE_FP32: dict[str, str] = {
     "mamba2": "mamba2_chunk_scan casts hidden states, B and C with float() (modeling_mamba2.py)",
     "gated-deltanet": "torch_chunk_gated_delta_rule computes in float32 (modeling_qwen3_next.py)",
     "kda": "KimiDeltaAttention caches last_recurrent_state.to(torch.float32) (modeling_kimi_linear.py)",
+    "rwkv": "RwkvModel.forward allocates the WKV numerator, denominator and maximum in float32 "
+    "(modeling_rwkv.py)",
+    "rg-lru": "RecurrentGemmaRglru keeps recurrent_states in float32, its acc_dtype "
+    "(modeling_recurrent_gemma.py)",
 }
 """Recurrent families whose state transformers' reference (torch) path returns in float32, whatever the
 model dtype, and where 5.24.0 does so; the state of any other family keeps the model dtype (MiniMax's
@@ -54,6 +58,12 @@ REFERENCE_CONV_FP32: dict[str, str] = {
 """Recurrent families whose convolution windows transformers 5.24.0 caches in float32, whatever the
 model dtype, and where it does so; every other family's conv window keeps the model dtype (the tensor
 the layer hands to ``LinearAttentionLayer.update_conv_state``)."""
+CONV_ON_THE_MODULE: dict[str, str] = {
+    "rg-lru": "RecurrentGemmaRecurrentBlock keeps conv1d_state, conv1d_width - 1 past inputs, on the "
+    "module (modeling_recurrent_gemma.py)",
+}
+"""Recurrent families whose conv window transformers 5.24.0 keeps on the layer's own module, not in a
+``LinearAttentionLayer``, and so at the ``kernel − 1`` positions the convolution needs."""
 MLA_LATENT_SINCE = (5, 15, 0)
 """First release caching the MLA latent: 5.14.1 still caches expanded K/V, 5.15.0 does not."""
 
@@ -148,8 +158,9 @@ class Transformers(Ideal):
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
         """States are kept in the dtype of the tensors a layer hands to the cache
         (``LinearAttentionLayer.lazy_initialization`` in ``cache_utils.py``, 5.24.0): the conv window in
-        the model dtype, or in float32 for the families of :data:`REFERENCE_CONV_FP32`; KDA's recurrent
-        state in float32 whatever is asked (``KimiDeltaAttention`` casts
+        the model dtype, or in float32 for the families of :data:`REFERENCE_CONV_FP32`; a token shift in
+        the model dtype (``RwkvModel.forward`` allocates it so); KDA's recurrent state in float32
+        whatever is asked (``KimiDeltaAttention`` casts
         ``last_recurrent_state.to(torch.float32)``, ``models/kimi_linear``). Other recurrent states
         come back in the dtype the reference (torch) path returns: a requested state dtype stands for
         it, else :data:`REFERENCE_STATE_FP32` says which families return float32, and the rest keep the
@@ -157,8 +168,8 @@ class Transformers(Ideal):
         """
         if tensor.role == "conv" and mechanism.variant in REFERENCE_CONV_FP32:
             return get_dtype("fp32")
-        if tensor.role == "conv":
-            return model_dtype(settings, "transformers' conv state")
+        if tensor.role != "state":
+            return model_dtype(settings, f"transformers' {tensor.role} state")
         if mechanism.variant == "kda":
             return get_dtype("fp32")
         if settings.state_dtype is not None:
@@ -167,10 +178,11 @@ class Transformers(Ideal):
             return get_dtype("fp32")
         return model_dtype(settings, "transformers' reference path keeps this state")
 
-    def state_positions(self, tensor: StateTensor) -> tuple[int | None, ...]:
+    def state_positions(self, tensor: StateTensor, mechanism: Recurrent) -> tuple[int | None, ...]:
         """The conv state keeps ``conv_kernel_size`` positions, one more than the ``kernel − 1`` needed
-        (``LinearAttentionLayer.update_conv_state`` keeps ``[..., -conv_kernel_size:]``)."""
-        if tensor.role != "conv" or tensor.shape[0] is None:
+        (``LinearAttentionLayer.update_conv_state`` keeps ``[..., -conv_kernel_size:]``), except where
+        the module keeps it itself (:data:`CONV_ON_THE_MODULE`)."""
+        if tensor.role != "conv" or tensor.shape[0] is None or mechanism.variant in CONV_ON_THE_MODULE:
             return tensor.shape
         return (tensor.shape[0] + 1, *tensor.shape[1:])
 

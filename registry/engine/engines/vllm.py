@@ -101,15 +101,16 @@ class VLLM(Ideal):
         return fp8_indexer(mechanism, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:
-        """Conv state in the model dtype; the recurrent state in ``mamba_ssm_cache_dtype``.
+        """Conv state (and a token shift, an activation copy as it is) in the model dtype; the recurrent
+        state in ``mamba_ssm_cache_dtype``.
 
         ``MambaStateDtypeCalculator`` (``vllm/model_executor/layers/mamba/mamba_utils.py``): with the
         defaults ``mamba_cache_dtype = mamba_ssm_cache_dtype = "auto"`` both follow the model dtype, except
         ``kda_state_dtype``, which keeps KDA's recurrent state in float32. A requested state dtype plays
         the part of ``mamba_ssm_cache_dtype``.
         """
-        if tensor.role == "conv":
-            return model_dtype(settings, "vLLM's conv state")
+        if tensor.role != "state":
+            return model_dtype(settings, f"vLLM's {tensor.role} state")
         if settings.state_dtype is not None:
             return settings.state_dtype
         if mechanism.variant == "kda":
