@@ -22,8 +22,9 @@ from registry.site._reference_adapters import render_adapters_page
 from tests.conformance.configs import all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
+from tests.conformance.configs_outside import cases_outside
 
-CASES = [*all_cases(), *cases_a_l(), *cases_m_z()]
+CASES = [*all_cases(), *cases_a_l(), *cases_m_z(), *cases_outside()]
 
 
 def test_the_mapping_is_the_release_the_rules_were_read_at() -> None:

@@ -37,6 +37,7 @@ from registry.engine.layers import Compressed, Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
+from tests.conformance.configs_outside import cases_outside
 from tests.conformance.measure import cache_bytes, module_bytes, returned_state_bytes
 
 pytestmark = pytest.mark.slow
@@ -56,7 +57,7 @@ NOT_IN_TRANSFORMERS = {
 }
 """Adapter model types transformers does not implement, and why; every other one has a case."""
 
-CASES = [*all_cases(), *cases_a_l(), *cases_m_z()]
+CASES = [*all_cases(), *cases_a_l(), *cases_m_z(), *cases_outside()]
 _BY_NAME = {case.name: case for case in CASES}
 DTYPES = {"bf16": torch.bfloat16, "fp32": torch.float32}
 AUTO_CLASSES = {

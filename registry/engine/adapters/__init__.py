@@ -51,6 +51,7 @@ from registry.engine.adapters import (
     plain,
     qwen,
     recurrent,
+    rnn,
     ssm,
     windowed,
     wrapped,
@@ -144,6 +145,9 @@ _ADAPTERS: dict[str, Adapter] = {
     "minimax_m3_vl_text": minimax.minimax_m3,
     # m-z of transformers' causal-LM mapping
     "mamba": ssm.mamba,
+    "recurrent_gemma": rnn.recurrent_gemma,
+    "rwkv": rnn.rwkv,
+    "xlstm": rnn.xlstm,
     "mamba2": ssm.mamba2,
     "mellum": interleaved.mellum,
     "mimo_v2_flash": interleaved.mimo_v2_flash,

@@ -4,7 +4,8 @@ Shapes follow vLLM's ``MambaStateShapeCalculator`` (``vllm/model_executor/layers
 read at commit 02d710837549a368073552333f66d714477415d2) with one GPU (no tensor-parallel split), no
 speculative tokens, and its default ``(state_len, dim)`` conv layout. vLLM keeps ``kernel - 1`` past
 inputs for the short convolution (the current token completes the window); a reference implementation
-that keeps the full ``kernel`` width holds slightly more.
+that keeps the full ``kernel`` width holds slightly more. RWKV's, RecurrentGemma's and xLSTM's shapes
+are read from transformers' modeling code instead, cited in each.
 """
 
 from __future__ import annotations
@@ -79,3 +80,44 @@ def short_conv(kernel: int, channels: int) -> Recurrent:
     """A short convolution alone (LFM2's conv layers): its rolling window of ``(kernel - 1, channels)``
     past inputs (``short_conv_state_shape``)."""
     return Recurrent(variant="short-conv", tensors=(_conv(kernel, channels),))
+
+
+def rwkv(hidden: int, attention_hidden: int) -> Recurrent:
+    """RWKV (4): two token shifts of ``hidden`` values (the channel mix's and the time mix's previous
+    input) and the WKV numerator, denominator and running maximum of ``attention_hidden`` values each
+    (``RwkvModel.forward`` in transformers' ``modeling_rwkv.py``; the layer's share of each of the five
+    ``(batch, hidden, layers)`` tensors of ``RwkvOutput.state``)."""
+    return Recurrent(
+        variant="rwkv",
+        tensors=(
+            StateTensor("channel-mix shift", (hidden,), role="shift"),
+            StateTensor("time-mix shift", (hidden,), role="shift"),
+            StateTensor("wkv numerator", (attention_hidden,)),
+            StateTensor("wkv denominator", (attention_hidden,)),
+            StateTensor("wkv maximum", (attention_hidden,)),
+        ),
+    )
+
+
+def rg_lru(lru_width: int, conv_width: int) -> Recurrent:
+    """RecurrentGemma's (Griffin's) recurrent block: a ``conv_width``-tap convolution over ``lru_width``
+    channels and the RG-LRU's ``lru_width``-value hidden state (``RecurrentGemmaRecurrentBlock`` in
+    transformers' ``modeling_recurrent_gemma.py``)."""
+    return Recurrent(
+        variant="rg-lru",
+        tensors=(_conv(conv_width, lru_width), StateTensor("recurrent", (lru_width,))),
+    )
+
+
+def mlstm(num_heads: int, qk_head_dim: int, v_head_dim: int) -> Recurrent:
+    """xLSTM's mLSTM cell: per head a ``(qk_head_dim, v_head_dim)`` matrix memory, a ``qk_head_dim``
+    normalizer and a scalar stabilizer, and no convolution (``xLSTMCache.rnn_state`` in transformers'
+    ``modeling_xlstm.py``)."""
+    return Recurrent(
+        variant="mlstm",
+        tensors=(
+            StateTensor("matrix memory", (num_heads, qk_head_dim, v_head_dim)),
+            StateTensor("normalizer", (num_heads, qk_head_dim)),
+            StateTensor("stabilizer", (num_heads, 1)),
+        ),
+    )

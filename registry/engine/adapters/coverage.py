@@ -40,6 +40,7 @@ from registry.engine.adapters import (
     plain,
     qwen,
     recurrent,
+    rnn,
     ssm,
     windowed,
     wrapped,
@@ -192,6 +193,9 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     recurrent.lfm3: frozenset({FULL, SLIDING, state("short-conv")}),
     recurrent.granitemoehybrid: frozenset({FULL, state("mamba2")}),
     recurrent.bailing_hybrid: frozenset({MLA_LATENT, state("kda")}),
+    rnn.rwkv: frozenset({state("rwkv")}),
+    rnn.recurrent_gemma: frozenset({SLIDING, state("rg-lru")}),
+    rnn.xlstm: frozenset({state("mlstm")}),
     wrapped.got_ocr2: frozenset({FULL, SLIDING}),
     wrapped.fuyu: frozenset({FULL}),
     inkling.inkling: frozenset(
@@ -271,23 +275,10 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "three convolution states (number_of_conv_states); the engine has no block-compressed indexer, "
         "so no adapter yet.",
     ),
-    "recurrent_gemma": Reason(
-        "state held by modules",
-        "RecurrentGemma's recurrent blocks keep their state on the modules themselves "
-        "(RecurrentGemmaRecurrentBlock.conv1d_state and rg_lru.recurrent_states), not in the cache object "
-        "the conformance tests measure, and their convolution keeps conv1d_width - 1 positions, one fewer "
-        "than the engine's transformers rule for a convolution state; no adapter yet.",
-    ),
     "reformer": Reason(
         "bucketed cache",
         "Reformer's LSH and local attention keep a cache of their own (ReformerDynamicCache: hashed "
         "buckets and chunked states), sized by buckets and chunks, not a cache of this kind.",
-    ),
-    "rwkv": Reason(
-        "token-shift state",
-        "transformers returns RWKV's recurrent state outside any cache object (RwkvOutput.state: per layer "
-        "two token-shift vectors in the model dtype and three WKV vectors in float32); the engine's state "
-        "tensors have no token-shift kind yet, so no adapter yet.",
     ),
     "xlm": Reason(
         "masked-LM encoder",
@@ -299,12 +290,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "segment memory",
         "XLNet is a permutation language model whose memory (mems) carries the previous segment's hidden "
         "states, up to mem_len of them, not a per-token K/V cache of this kind.",
-    ),
-    "xlstm": Reason(
-        "xLSTM cache",
-        "transformers keeps xLSTM's recurrent state (each head's mLSTM matrix memory, normalizer and "
-        "stabilizer) in its own xLSTMCache, outside the cache layers the conformance tests measure; its "
-        "sizes are not yet modelled, so no adapter yet.",
     ),
 }
 """Model types whose reason is their own, read from their transformers code."""
