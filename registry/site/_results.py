@@ -98,7 +98,8 @@ def model_facts(results: Results, model: Model) -> ModelFacts:
     if isinstance(ladder, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
     at_headline = standard.headline_total("bf16")
-    return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, at_headline)
+    per_token = ladder.bytes_per_token[STANDARD_CONTEXTS.index(HEADLINE_CONTEXT)]
+    return ModelFacts(layout, None, mechanism_class(layout), per_token, at_headline)
 
 
 @lru_cache(maxsize=8192)
