@@ -24,7 +24,8 @@ from registry.results import (
     Results,
     outcome_of,
 )
-from registry.results.fit import WEIGHTS_DTYPE, hardware_bytes, sequences_that_fit, weight_bytes
+from registry.results.fit import hardware_bytes, sequences_that_fit, weight_bytes
+from registry.results.weights import published_weights
 
 __all__ = [
     "CHART_LAYOUT",
@@ -33,7 +34,6 @@ __all__ = [
     "HEADLINE_CONTEXT",
     "KV_DTYPES",
     "STANDARD_CONTEXTS",
-    "WEIGHTS_DTYPE",
     "ClaimRow",
     "ModelFacts",
     "bytes_text",
@@ -41,6 +41,7 @@ __all__ = [
     "hardware_bytes",
     "mechanism_class",
     "model_facts",
+    "published_weights",
     "sequences_that_fit",
     "weight_bytes",
 ]
