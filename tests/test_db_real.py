@@ -56,6 +56,45 @@ def test_deepseek_v3_per_token_under_vllm(real_db: Path) -> None:
     assert value == Decimal(70272)
 
 
+def test_ordering_by_bytes_per_token_ranks_a_long_window_by_its_cost(real_db: Path) -> None:
+    """Phi-3.5-mini's every layer has a 262,144-token window over a 131,072-token maximum: at 128K each
+    token still costs 393,216 B. Ranked by bytes per token it sits with the caches of its size (48 GiB
+    at 128K), not among the smallest with a per-token figure of 0."""
+    rows = run_query(
+        real_db,
+        "SELECT model_id, kv_bytes_per_token, kv_steady_state_bytes_per_token, total_bytes "
+        "FROM kv_at_context WHERE layout = 'ideal' AND kv_dtype = 'bf16' AND context = '128K' "
+        "AND computable ORDER BY kv_bytes_per_token, model_id",
+    ).rows
+    by_model = {row[0]: row[1:] for row in rows}
+    assert by_model["models/phi-3.5-mini"] == (Decimal(393216), Decimal(0), 131072 * 393216)
+    order = [row[0] for row in rows]
+    smaller = "models/llama-3.2-1b"  # 16 layers × 2 × 8 KV heads × 64 × 2 B: 32 KiB per token
+    assert order.index(smaller) < order.index("models/phi-3.5-mini")
+    # A cache that holds every token so far (no window full yet, no fixed state) costs per token
+    # exactly its total over the context: the order by cost per token is the order by size.
+    linear = [row for row in rows if row[3] == 131072 * row[1] and row[3] > 0]
+    assert any(row[0] == "models/phi-3.5-mini" for row in linear)
+    assert [row[0] for row in sorted(linear, key=lambda r: (r[3], r[0]))] == [row[0] for row in linear]
+
+
+def test_no_cache_that_still_grows_costs_nothing_per_token(real_db: Path) -> None:
+    """At every ladder context, a cache that is larger at a longer context under the same layout and
+    format does not cost 0 B per token where it stands. (vLLM frees a window's blocks a whole block at
+    a time, so its full windows swing by a block from token to token: left out.)"""
+    rows = run_query(
+        real_db,
+        "SELECT k.model_id, k.layout, k.kv_dtype, k.context FROM kv_at_context AS k "
+        "JOIN kv_at_context AS n ON n.model_id = k.model_id AND n.layout = k.layout "
+        "AND n.kv_dtype = k.kv_dtype AND n.context_tokens > k.context_tokens "
+        "WHERE k.layout <> 'vllm' AND k.computable AND n.total_bytes > k.total_bytes "
+        "AND k.kv_bytes_per_token = 0 "
+        "AND k.fixed_bytes = 0 AND NOT EXISTS (SELECT 1 FROM layer_groups AS g "
+        "WHERE g.model_id = k.model_id AND g.mechanism IN ('chunked', 'compressed'))",
+    ).rows
+    assert rows == []
+
+
 def test_querying_page_shows_every_query_with_its_real_answer(real_db: Path) -> None:
     page = render_querying_page(REPO, real_db)
     assert len(EXAMPLES) >= 8

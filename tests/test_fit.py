@@ -119,7 +119,10 @@ def test_text_output_shows_the_derivation(root: Path, capsys: pytest.CaptureFixt
     text = capsys.readouterr().out
     assert text.startswith("models/example-llama on 2 × hardware/example-gpu (80 GB per device)")
     assert "memory: 160,000,000,000 B" in text
-    assert "weights: 8 B parameters × bf16 (default; name another with --weights)" in text
+    assert (
+        "weights: 8 B parameters × bf16 (config.json torch_dtype bfloat16; name another with --weights)"
+        in text
+    )
     assert "largest batch at 131,072 tokens: ⌊144,000,000,000 ÷ 17,179,869,184⌋ = 8" in text
 
 

@@ -1,7 +1,8 @@
 """The claims ``registry new`` fills in for a run record: the byte figures the formula engine computes for
 the model under the record's run, each stated exactly and checked as ``registry check`` checks a claim.
 
-``bytes_per_token`` (once every window is full, when it is not 0), ``bytes_per_sequence`` at the context,
+``bytes_per_token`` (what one more token adds at the context, when it is not 0: a sliding window not yet
+full there adds its entry), ``bytes_per_sequence`` at the context,
 ``bytes_total`` for a batch above 1 and ``fixed_bytes`` when the model keeps recurrent state. A figure
 the engine cannot compute, or that has no exact decimal expansion, is left out with a note saying why.
 """
@@ -72,7 +73,7 @@ def computed_claims(model: Model, run: Run) -> tuple[list[ComputedClaim], list[s
             notes.append(f"{quantity} left out: {measured.reason}")
             continue
         if measured.value == 0:
-            continue  # no growth once windows are full, or no recurrent state: nothing worth claiming
+            continue  # no growth at the context, or no recurrent state: nothing worth claiming
         stated = format_claim_bytes(measured.value)
         if stated is None:
             notes.append(f"{quantity} left out: {measured.value} B cannot be written exactly in decimals")

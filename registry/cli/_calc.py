@@ -28,9 +28,11 @@ examples:
   registry calc --config config.json --context 1M --kv-dtype fp8 --layout sglang
   registry calc --model qwen3-next-80b-a3b --context 4K --batch 8 --format json
 
-JSON output: total_bytes (int: the whole cache for that context and batch), bytes_per_token (the growth
-per extra token once every window is full), growing_bytes, window_bytes, fixed_bytes, groups
-(mechanism, layers, bytes), trace (list of lines); a fraction of a byte is written "a/b".
+JSON output: total_bytes (int: the whole cache for that context and batch), bytes_per_token (what one
+more token adds at that context: a sliding window not yet full adds its entry),
+steady_state_bytes_per_token (what it adds once every window is full), growing_bytes, window_bytes,
+fixed_bytes, groups (mechanism, layers, bytes), trace (list of lines); a fraction of a byte is written
+"a/b".
 
 exit codes: 0 computed, 2 could not run (no such model, a config the engine cannot lay out, a bad
 option such as an unknown --kv-dtype, which lists the names it accepts).

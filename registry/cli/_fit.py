@@ -14,25 +14,27 @@ and recurrent state of a batch at a context, against the memory of --count units
 Answers the largest batch at the context and the longest context at the batch, with the derivation.
 
 --context accepts 131072, 131,072, 128K or 1M (K = 1,024 tokens, M = 1,048,576). --weights is the
-weights' format (default bf16; fp8, nvfp4, int4, ... for a quantized checkpoint). --layout is the engine
-layout (default vllm; ideal is the architectural minimum). Activations and the engine's own reserve are
-not subtracted, so every answer is an upper bound. The model pages' "128K sequences per hardware" table
-is the same computation at batch 1, bf16 weights and the vllm layout.
+weights' format (default: the one the model's config publishes them in, from its quantization_config or
+dtype / torch_dtype, else bf16; name fp8, nvfp4, int4, ... for another checkpoint). --layout is the
+engine layout (default vllm; ideal is the architectural minimum). Activations and the engine's own
+reserve are not subtracted, so every answer is an upper bound. The model pages' "128K sequences per
+hardware" table is the same computation at batch 1, the published weights and the vllm layout.
 """
 
 EPILOG = """\
 examples:
-  registry fit --model deepseek-v3 --hardware h200 --count 8 --weights fp8
+  registry fit --model deepseek-v3 --hardware h200 --count 8
   registry fit --model llama-3.1-8b --hardware h100-sxm --context 32K --batch 64 --kv-dtype fp8
   registry fit --model qwen3-next-80b-a3b --hardware b200 --format json
 
 exit codes: 0 the batch fits at the context, 1 it does not (or the cache is not computable),
 2 could not run (an unknown record, format or layout).
 
-JSON output: model, hardware, count, weights_dtype, kv_dtype, state_dtype, layout, context_tokens,
-batch, memory_bytes, weight_bytes (null: no parameter count, not subtracted), room_bytes, cache_bytes,
-fits, largest_batch, longest_context, context_limit (what else bounds it: the model's maximum context,
-a cache that stops growing), problem (why the cache is not computable), trace (list of lines).
+JSON output: model, hardware, count, weights_dtype, weights_source (where that format was read),
+kv_dtype, state_dtype, layout, context_tokens, batch, memory_bytes, weight_bytes (null: no parameter
+count, not subtracted), room_bytes, cache_bytes, fits, largest_batch, longest_context, context_limit
+(what else bounds it: the model's maximum context, a cache that stops growing), problem (why the cache
+is not computable), trace (list of lines).
 """
 
 
@@ -44,7 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--context", default="128K", metavar="N", help="context length in tokens (default 128K)"
     )
     parser.add_argument("--batch", type=int, default=1, metavar="N", help="sequences (default 1)")
-    parser.add_argument("--weights", default="bf16", metavar="D", help="the weights' format (default bf16)")
+    parser.add_argument(
+        "--weights",
+        default=None,
+        metavar="D",
+        help="the weights' format (default: the one the model's config publishes, else bf16)",
+    )
     parser.add_argument("--kv-dtype", default="bf16", metavar="D", help="KV-cache format (default bf16)")
     parser.add_argument(
         "--state-dtype", default=None, metavar="D", help="recurrent-state format (default: the engine's)"

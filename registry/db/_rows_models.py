@@ -199,7 +199,7 @@ def _group_row(
             supported=None,
             unsupported_reason=None,
             not_computable=str(result),
-            kv_bytes_per_token_bf16=None,
+            kv_steady_state_bytes_per_token_bf16=None,
             fixed_bytes_bf16=None,
         )
         return row
@@ -207,7 +207,7 @@ def _group_row(
         supported=outcome.supported,
         unsupported_reason=outcome.reason or None,
         not_computable="; ".join(outcome.not_computable) or None,
-        kv_bytes_per_token_bf16=outcome.bytes_per_token,
+        kv_steady_state_bytes_per_token_bf16=outcome.steady_state_bytes_per_token,
         fixed_bytes_bf16=outcome.fixed_bytes,
     )
     return row
@@ -251,6 +251,7 @@ def kv_at_context_columns(found: Found, results: Results) -> Columns:
         ],
         "computable": [total is not None for total in totals],
         "kv_bytes_per_token": [row[0] for row in figures],
+        "kv_steady_state_bytes_per_token": [row[6] for row in figures],
         "total_bytes": totals,
         "growing_bytes": [row[2] for row in figures],
         "window_bytes": [row[3] for row in figures],
@@ -260,20 +261,25 @@ def kv_at_context_columns(found: Found, results: Results) -> Columns:
     }
 
 
-_Figures = tuple[Any, int | None, int | None, int | None, int | None, str | None]
-"""A ``kv_at_context`` row's figures: bytes per token, total, growing, window and fixed bytes, and why
-some are missing."""
+_Figures = tuple[Any, int | None, int | None, int | None, int | None, str | None, Any]
+"""A ``kv_at_context`` row's figures: bytes per token at the context, total, growing, window and fixed
+bytes, why some are missing, and bytes per token once every window is full."""
 
 
 def _rungs(ladder: Ladder | str) -> list[_Figures]:
     """The figures of each context of a ladder; for a ladder the engine refused, its message at each."""
     if isinstance(ladder, str):
-        return [(None, None, None, None, None, ladder)] * len(STANDARD_CONTEXTS)
-    why = reasons(ladder)
+        return [(None, None, None, None, None, ladder, None)] * len(STANDARD_CONTEXTS)
+    why, steady = reasons(ladder), ladder.steady_state_bytes_per_token
     return [
-        (ladder.bytes_per_token, *parts, why)
-        for parts in zip(
-            ladder.total_bytes, ladder.growing_bytes, ladder.window_bytes, ladder.fixed_bytes, strict=True
+        (per_token, total, growing, window, fixed, why, steady)
+        for per_token, total, growing, window, fixed in zip(
+            ladder.bytes_per_token,
+            ladder.total_bytes,
+            ladder.growing_bytes,
+            ladder.window_bytes,
+            ladder.fixed_bytes,
+            strict=True,
         )
     ]
 
@@ -282,10 +288,19 @@ def result_columns(result: CacheResult | str) -> Row:
     """The byte columns a computed result fills."""
     if isinstance(result, str):
         return dict.fromkeys(
-            ("kv_bytes_per_token", "total_bytes", "growing_bytes", "window_bytes", "fixed_bytes"), None
+            (
+                "kv_bytes_per_token",
+                "kv_steady_state_bytes_per_token",
+                "total_bytes",
+                "growing_bytes",
+                "window_bytes",
+                "fixed_bytes",
+            ),
+            None,
         ) | {"not_computable": result}
     return {
         "kv_bytes_per_token": result.bytes_per_token,
+        "kv_steady_state_bytes_per_token": result.steady_state_bytes_per_token,
         "total_bytes": result.total_bytes,
         "growing_bytes": result.growing_bytes,
         "window_bytes": result.window_bytes,

@@ -158,9 +158,10 @@ LAYER_GROUPS = Table(
             "Which unknown dimension keeps the group's bytes from being computed.",
         ),
         _c(
-            "kv_bytes_per_token_bf16",
+            "kv_steady_state_bytes_per_token_bf16",
             BYTES_PER_TOKEN,
-            "Bytes one more token adds across the group's layers, KV in bf16, once every window is full.",
+            "Bytes one more token adds across the group's layers, KV in bf16, once every window is full "
+            "(0 for a window layer: its bytes per token at a context are in kv_at_context and runs).",
         ),
         _c(
             "fixed_bytes_bf16",
@@ -244,7 +245,13 @@ RUNS = Table(
         _c(
             "kv_bytes_per_token",
             BYTES_PER_TOKEN,
-            "The engine's bytes per extra token for the run's model, layout and KV dtype.",
+            "The engine's bytes one more token adds at the run's context, for its model, layout and KV "
+            "dtype (a sliding window not yet full at that context adds its entry).",
+        ),
+        _c(
+            "kv_steady_state_bytes_per_token",
+            BYTES_PER_TOKEN,
+            "The engine's bytes one more token adds once every window is full.",
         ),
         _c("total_bytes", BYTES, "The engine's cache bytes at the run's context and batch."),
         _c("growing_bytes", BYTES, "Part of total_bytes that grows with every token."),
@@ -319,7 +326,17 @@ KV_AT_CONTEXT = Table(
             "BOOLEAN",
             "False when the engine gives no number (unsupported mechanism or dtype, unknown dimension).",
         ),
-        _c("kv_bytes_per_token", BYTES_PER_TOKEN, "Bytes one more token adds once every window is full."),
+        _c(
+            "kv_bytes_per_token",
+            BYTES_PER_TOKEN,
+            "Bytes one more token adds at this context (a sliding window not yet full adds its entry): "
+            "what orders caches by their cost per token.",
+        ),
+        _c(
+            "kv_steady_state_bytes_per_token",
+            BYTES_PER_TOKEN,
+            "Bytes one more token adds once every window is full.",
+        ),
         _c("total_bytes", BYTES, "The whole cache of one sequence at the context."),
         _c("growing_bytes", BYTES, "Part that grows with every token."),
         _c("window_bytes", BYTES, "Part bounded by sliding windows or chunks."),

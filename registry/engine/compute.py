@@ -7,6 +7,12 @@ then adds it up in three parts:
 - *window* bytes are bounded by a sliding window or a chunk;
 - *fixed* bytes are a per-sequence state whose size never depends on the context (recurrent layers).
 
+Two figures per token: ``bytes_per_token`` is what one more token adds at the context (the marginal
+cost: a sliding window that is not full yet still adds its entry), ``steady_state_bytes_per_token`` what
+it adds once every window is full. They differ only while some window is longer than the context; a
+model whose every layer has a window longer than its context would otherwise read as costing nothing
+per token.
+
 Everything is exact: sizes are integers or fractions (sub-byte formats), rounded up to whole bytes only
 when a group's bytes at the context are counted. A dimension that is ``None`` makes every figure that
 depends on it "not computable", and the result says which field blocked what. A mechanism the engine does
@@ -30,6 +36,7 @@ from registry.engine.groups import (
     as_bytes,
     evaluate_group,
     group_growth,
+    group_marginal,
     group_terms,
     layout_parts,
     plan_group,
@@ -51,6 +58,7 @@ class CacheResult:
     state_dtype: str | None
     total_bytes: int | None
     bytes_per_token: Bytes | None
+    steady_state_bytes_per_token: Bytes | None
     growing_bytes: int | None
     window_bytes: int | None
     fixed_bytes: int | None
@@ -68,9 +76,10 @@ class CacheResult:
 @dataclass(frozen=True, slots=True)
 class Ladder:
     """One layout's figures at several contexts (:func:`compute_ladder`): ``total_bytes[i]`` and the
-    parts beside it are :class:`CacheResult`'s figures at ``contexts[i]``, ``None`` where it has none.
-    What does not depend on the context is held once: the growth per token and the reasons a figure is
-    missing (a group's formula needs an unknown dimension, or the engine does not handle it)."""
+    parts beside it are :class:`CacheResult`'s figures at ``contexts[i]``, ``None`` where it has none;
+    ``bytes_per_token[i]`` is what one more token adds at ``contexts[i]``. What does not depend on the
+    context is held once: the steady-state growth per token and the reasons a figure is missing (a
+    group's formula needs an unknown dimension, or the engine does not handle it)."""
 
     model_type: str
     engine_layout: str
@@ -78,7 +87,8 @@ class Ladder:
     batch: int
     kv_dtype: str
     state_dtype: str | None
-    bytes_per_token: Bytes | None
+    bytes_per_token: tuple[Bytes | None, ...]
+    steady_state_bytes_per_token: Bytes | None
     growing_bytes: tuple[int | None, ...]
     window_bytes: tuple[int | None, ...]
     fixed_bytes: tuple[int | None, ...]
@@ -89,16 +99,29 @@ class Ladder:
     @property
     def computable(self) -> bool:
         """True when every group was supported and every needed dimension known."""
-        return self.bytes_per_token is not None
+        return self.steady_state_bytes_per_token is not None
 
 
 def _summary_lines(
-    groups: Sequence[GroupResult], totals: dict[str, int | None], per_token: Bytes | None
+    groups: Sequence[GroupResult],
+    totals: dict[str, int | None],
+    per_token: tuple[Bytes, Bytes] | None,
+    context_tokens: int,
 ) -> list[str]:
+    """The per-token sum (at the context, and once every window is full when that differs) and the
+    total's sum of parts."""
     lines: list[str] = []
-    if len(groups) > 1 and per_token is not None:
-        terms = [g.bytes_per_token for g in groups if g.bytes_per_token]
-        lines.append(tr.sum_line("per token (all groups)", [t for t in terms if t is not None], per_token))
+    if per_token is not None:
+        marginal, steady = per_token
+        if len(groups) > 1:
+            terms = [g.bytes_per_token for g in groups if g.bytes_per_token]
+            lines.append(tr.sum_line("per token (all groups)", [t for t in terms if t is not None], marginal))
+        if marginal != steady:
+            lines.append(
+                f"one more token at t = {tr.number(context_tokens)} adds {tr.byte_count(marginal)}"
+                f" (windows not yet full add their entry); once every window is full (steady state)"
+                f" it adds {tr.byte_count(steady)}"
+            )
     parts = [(name, value) for name, value in totals.items() if name != "total" and value]
     total = totals["total"]
     if total is not None and (len(parts) > 1 or len(groups) > 1):
@@ -173,12 +196,17 @@ def compute_ladder(
             refused.append(refused_group(group, rules, plan, False))
     not_computable, unsupported = _reasons(refused)
     columns: list[tuple[int | None, ...]] = [(None,) * len(contexts)] * 4
-    per_token: Bytes | None = None
+    per_token: tuple[Bytes | None, ...] = (None,) * len(contexts)
+    steady: Bytes | None = None
     if not refused:
         terms = [group_terms(group, plan, batch) for group, plan in planned]
         parts = [layout_parts(terms, tokens) for tokens in contexts]
         columns = [*(tuple(p[i] for p in parts) for i in range(3)), tuple(map(sum, parts))]
-        per_token = as_bytes(sum((group_growth(group, plan) for group, plan in planned), start=0))
+        steady = as_bytes(sum((group_growth(group, plan) for group, plan in planned), start=0))
+        per_token = tuple(
+            as_bytes(sum((group_marginal(group, plan, tokens) for group, plan in planned), start=0))
+            for tokens in contexts
+        )
     return Ladder(
         model_type=layout.model_type,
         engine_layout=rules.key,
@@ -187,6 +215,7 @@ def compute_ladder(
         kv_dtype=settings.kv_dtype.name,
         state_dtype=settings.state_dtype.name if settings.state_dtype else None,
         bytes_per_token=per_token,
+        steady_state_bytes_per_token=steady,
         growing_bytes=columns[0],
         window_bytes=columns[1],
         fixed_bytes=columns[2],
@@ -249,13 +278,16 @@ def _assemble(
     not_computable, unsupported = _reasons(results)
     blocked = bool(not_computable or unsupported)
     totals: dict[str, int | None] = dict.fromkeys(("growing", "window", "fixed", "total"))
-    per_token: Bytes | None = None
+    per_token: tuple[Bytes, Bytes] | None = None
     if not blocked:  # every group has every figure
         totals["growing"] = sum(g.growing_bytes or 0 for g in results)
         totals["window"] = sum(g.window_bytes or 0 for g in results)
         totals["fixed"] = sum(g.fixed_bytes or 0 for g in results)
         totals["total"] = sum(g.bytes_at_context or 0 for g in results)
-        per_token = as_bytes(sum((g.bytes_per_token or 0 for g in results), start=0))
+        per_token = (
+            as_bytes(sum((g.bytes_per_token or 0 for g in results), start=0)),
+            as_bytes(sum((g.steady_state_bytes_per_token or 0 for g in results), start=0)),
+        )
     state = settings.state_dtype.name if settings.state_dtype else None
     lines: list[str] = []
     if traced:
@@ -267,7 +299,7 @@ def _assemble(
         lines.extend(layout.notes)
         for group in results:
             lines.extend(group.trace)
-        lines.extend(_summary_lines(results, totals, per_token))
+        lines.extend(_summary_lines(results, totals, per_token, context_tokens))
     return CacheResult(
         model_type=layout.model_type,
         engine_layout=rules.key,
@@ -276,7 +308,8 @@ def _assemble(
         kv_dtype=settings.kv_dtype.name,
         state_dtype=state,
         total_bytes=totals["total"],
-        bytes_per_token=per_token,
+        bytes_per_token=None if per_token is None else per_token[0],
+        steady_state_bytes_per_token=None if per_token is None else per_token[1],
         growing_bytes=totals["growing"],
         window_bytes=totals["window"],
         fixed_bytes=totals["fixed"],
@@ -300,8 +333,10 @@ def _reasons(results: Sequence[GroupResult]) -> tuple[tuple[str, ...], tuple[str
 def per_token_bytes(
     layout: LayerGroups, kv_dtype: str = "bf16", engine_layout: str = "ideal"
 ) -> Bytes | None:
-    """Growth of the whole cache per extra token of one sequence once every window is full.
+    """Growth of the whole cache per extra token of one sequence once every window is full (the steady
+    state: windows and fixed state add nothing).
 
-    ``None`` when a group is not computable or not supported. Windows and fixed state add nothing.
+    ``None`` when a group is not computable or not supported.
     """
-    return compute(layout, context_tokens=1, kv_dtype=kv_dtype, engine_layout=engine_layout).bytes_per_token
+    result = compute(layout, context_tokens=1, kv_dtype=kv_dtype, engine_layout=engine_layout)
+    return result.steady_state_bytes_per_token

@@ -32,8 +32,10 @@ from registry.engine.plan import (
 class GroupResult:
     """One layer group's bytes at the context, for the whole batch, split by part.
 
-    ``bytes_per_token`` is the growth per extra token of one sequence across the group's layers.
-    Every figure is ``None`` when the group is not supported or not computable.
+    ``bytes_per_token`` is what one more token of one sequence adds across the group's layers at the
+    context (a sliding window not yet full adds its entry); ``steady_state_bytes_per_token`` what it
+    adds once every window is full. Every figure is ``None`` when the group is not supported or not
+    computable.
     """
 
     mechanism: str
@@ -42,6 +44,7 @@ class GroupResult:
     supported: bool
     reason: str
     bytes_per_token: Bytes | None
+    steady_state_bytes_per_token: Bytes | None
     growing_bytes: int | None
     window_bytes: int | None
     fixed_bytes: int | None
@@ -129,6 +132,7 @@ def _blank(
         supported=supported,
         reason=reason,
         bytes_per_token=None,
+        steady_state_bytes_per_token=None,
         growing_bytes=None,
         window_bytes=None,
         fixed_bytes=None,
@@ -221,6 +225,12 @@ def group_growth(group: LayerGroup, plan: GroupPlan) -> Bytes:
     return as_bytes(sum((group.count * as_bytes(c.growth) for c in plan.components), start=0))
 
 
+def group_marginal(group: LayerGroup, plan: GroupPlan, t: int) -> Bytes:
+    """What one more token of one sequence of ``t`` tokens adds across the group's layers: the steady
+    growth, and the entry of every window that is not full yet (:meth:`Component.marginal`)."""
+    return as_bytes(sum((group.count * as_bytes(c.marginal(t)) for c in plan.components), start=0))
+
+
 def _group_figures(
     group: LayerGroup, plan: GroupPlan, t: int, batch: int, trace: tuple[str, ...]
 ) -> GroupResult:
@@ -232,7 +242,8 @@ def _group_figures(
         layers=group.layers,
         supported=True,
         reason="",
-        bytes_per_token=group_growth(group, plan),
+        bytes_per_token=group_marginal(group, plan, t),
+        steady_state_bytes_per_token=group_growth(group, plan),
         growing_bytes=growing,
         window_bytes=window,
         fixed_bytes=fixed,

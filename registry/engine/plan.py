@@ -11,7 +11,7 @@ from here, so neither imports the other's module to find them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -71,7 +71,9 @@ class Component:
     """One thing a layer keeps: ``entries(t)`` entries of ``entry_bytes`` each, per layer and sequence.
 
     ``growth`` is what one more token adds per layer once every window is full (``entry_bytes`` for a
-    growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state).
+    growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state): the
+    steady state. A window part that is not full yet still grows: until the context reaches
+    ``full_at`` tokens, one more token adds ``filling`` (:meth:`marginal`).
     ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints.
     """
 
@@ -83,6 +85,30 @@ class Component:
     growth: Fraction
     per: str = "token"
     """What one entry is, as the trace names it ("per token"; "per block" for a page's padding)."""
+    filling: Fraction = Fraction(0)
+    """What one more token adds per layer while a window part is filling (before ``full_at``)."""
+    full_at: int | None = None
+    """The context, in tokens, at which a window part is full; ``None`` for growing and fixed parts."""
+
+    def marginal(self, t: int) -> Fraction:
+        """What token ``t + 1`` adds per layer to one sequence of ``t`` tokens: ``filling`` while a
+        window is not full yet, else the steady-state ``growth``."""
+        if self.full_at is not None and t < self.full_at:
+            return self.filling
+        return self.growth
+
+
+def windowed(component: Component, entries: EntryRule, full_at: int) -> Component:
+    """``component`` bounded by a window: ``entries(t)`` entries, full at ``full_at`` tokens. Until then
+    each token adds one entry (``filling``), after it nothing (``growth`` 0)."""
+    return replace(
+        component,
+        part="window",
+        entries=entries,
+        growth=Fraction(0),
+        filling=component.entry_bytes,
+        full_at=full_at,
+    )
 
 
 @dataclass(frozen=True)

@@ -270,8 +270,9 @@ def _reason(result: CacheResult) -> str:
 def measure(layout: LayerGroups, run: Run, quantity: ByteQuantity) -> Measured:
     """The exact value of ``quantity`` for ``layout`` under ``run``.
 
-    - ``bytes_per_token``: what one more token adds to one sequence's cache once every sliding window
-      is full (windows and fixed state add nothing);
+    - ``bytes_per_token``: what one more token adds to one sequence's cache at the context (the
+      marginal cost: a sliding window not yet full adds its entry; once every window is full, windows
+      and fixed state add nothing);
     - ``bytes_per_sequence``: one sequence's whole cache at the context, windows and state included;
     - ``bytes_total``: the whole cache of ``batch`` sequences at the context;
     - ``fixed_bytes``: the part of one sequence's cache that does not depend on the context (recurrent

@@ -88,7 +88,13 @@ class Claim(Strict):
 
     model_config = ConfigDict(json_schema_extra=_claim_schema)
 
-    quantity: ClaimQuantity
+    quantity: ClaimQuantity = Field(
+        description="What the number is of, at the claim's context: bytes_per_token is what one more "
+        "token adds to one sequence's cache there (a sliding window not yet full at that context adds "
+        "its entry; once every window is full, only what keeps growing), bytes_per_sequence one "
+        "sequence's whole cache, bytes_total the whole batch's, fixed_bytes the part no context changes "
+        "(recurrent state), ratio the bytes_per_token of variant over that of versus."
+    )
     variant: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] = "actual"
     versus: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,40}$")] | None = None
     context_tokens: ContextTokens | None = Field(

@@ -124,6 +124,7 @@ def as_json(result: CacheResult) -> dict[str, Any]:
         "state_dtype": result.state_dtype,
         "total_bytes": result.total_bytes,
         "bytes_per_token": _number(result.bytes_per_token),
+        "steady_state_bytes_per_token": _number(result.steady_state_bytes_per_token),
         "growing_bytes": result.growing_bytes,
         "window_bytes": result.window_bytes,
         "fixed_bytes": result.fixed_bytes,
@@ -136,6 +137,7 @@ def as_json(result: CacheResult) -> dict[str, Any]:
                 "supported": group.supported,
                 "reason": group.reason or None,
                 "bytes_per_token": _number(group.bytes_per_token),
+                "steady_state_bytes_per_token": _number(group.steady_state_bytes_per_token),
                 "bytes": group.bytes_at_context,
                 "not_computable": list(group.not_computable),
             }
@@ -148,9 +150,10 @@ def as_json(result: CacheResult) -> dict[str, Any]:
 
 
 def as_text(result: CacheResult) -> str:
-    """The trace, then a breakdown table by layer group."""
+    """The trace, then a breakdown table by layer group: per token at the context, per token once every
+    window is full (steady state), and the bytes at the context."""
     lines = [*result.trace, ""]
-    header = f"{'group':<28} {'layers':>6} {'per token':>14} {'at context':>18}"
+    header = f"{'group':<28} {'layers':>6} {'per token':>14} {'steady state':>14} {'at context':>18}"
     lines += [header, "-" * len(header)]
     for group in result.groups:
         name = group.mechanism + (f" ({group.variant})" if group.variant else "")
@@ -162,10 +165,12 @@ def as_text(result: CacheResult) -> str:
                 f"{name:<28} {group.layer_count:>6}  not computable: {', '.join(group.not_computable)}"
             )
             continue
-        per_token = format_bytes(group.bytes_per_token) if group.bytes_per_token is not None else "-"
-        lines.append(
-            f"{name:<28} {group.layer_count:>6} {per_token:>14} {format_bytes(group.bytes_at_context):>18}"
+        per_token, steady = (
+            "-" if value is None else format_bytes(value)
+            for value in (group.bytes_per_token, group.steady_state_bytes_per_token)
         )
+        at_context = format_bytes(group.bytes_at_context)
+        lines.append(f"{name:<28} {group.layer_count:>6} {per_token:>14} {steady:>14} {at_context:>18}")
     lines.append("-" * len(header))
     if result.total_bytes is None:
         lines.append(

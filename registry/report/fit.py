@@ -17,7 +17,8 @@ from registry.ids import record_id
 from registry.kinds.geometry import model_layer_groups
 from registry.kinds.records import Hardware, Model
 from registry.report.calc import model_dtype
-from registry.results.fit import WEIGHTS_DTYPE, Fit, FitSettings, fit, hardware_bytes, weight_bytes
+from registry.results.fit import Fit, FitSettings, fit, hardware_bytes, weight_bytes
+from registry.results.weights import WeightsFormat, published_weights
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,8 @@ class FitQuestion:
     count: int = 1
     context_tokens: int = 128 * 1024
     batch: int = 1
-    weights: str = WEIGHTS_DTYPE
+    weights: str | None = None
+    """The weights' format; None: the one the model's config publishes them in."""
     kv_dtype: str = "bf16"
     state_dtype: str | None = None
     engine_layout: str = "vllm"
@@ -42,6 +44,8 @@ class FitReport:
     model_id: str
     hardware_id: str
     question: FitQuestion
+    weights: WeightsFormat
+    """The weights' format the answer assumes, and where it came from."""
     fit: Fit
     header: tuple[str, ...]
 
@@ -50,8 +54,12 @@ def fit_model(root: Path, question: FitQuestion) -> FitReport:
     """Load the model and hardware records of the registry at ``root`` and answer ``question``."""
     model = load_record(root, record_id(question.model, "models"), Model)
     hardware = load_record(root, record_id(question.hardware, "hardware"), Hardware)
-    weights_format = canonical_dtype(question.weights)
-    weights = weight_bytes(model.params_total_b, weights_format)
+    weights_format = (
+        published_weights(model.config)
+        if question.weights is None
+        else WeightsFormat(canonical_dtype(question.weights), "asked with --weights")
+    )
+    weights = weight_bytes(model.params_total_b, weights_format.dtype)
     settings = FitSettings(
         kv_dtype=question.kv_dtype,
         state_dtype=question.state_dtype,
@@ -76,11 +84,12 @@ def fit_model(root: Path, question: FitQuestion) -> FitReport:
         + (
             "the record states no parameter count"
             if model.params_total_b is None
-            else f"{model.params_total_b:g} B parameters × {weights_format} "
-            f"({'default; name another with --weights' if question.weights == WEIGHTS_DTYPE else 'asked'})"
+            else f"{model.params_total_b:g} B parameters × {weights_format.dtype} "
+            f"({weights_format.source}"
+            + ("; name another with --weights)" if question.weights is None else ")")
         ),
     )
-    return FitReport(model.id, hardware.id, question, answer, header)
+    return FitReport(model.id, hardware.id, question, weights_format, answer, header)
 
 
 def _unit(hardware: Hardware) -> str:
@@ -112,7 +121,8 @@ def as_json(report: FitReport) -> dict[str, Any]:
         "model": report.model_id,
         "hardware": report.hardware_id,
         "count": question.count,
-        "weights_dtype": canonical_dtype(question.weights),
+        "weights_dtype": report.weights.dtype,
+        "weights_source": report.weights.source,
         "kv_dtype": question.kv_dtype,
         "state_dtype": question.state_dtype,
         "layout": question.engine_layout,

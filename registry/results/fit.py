@@ -1,7 +1,9 @@
 """Does a model fit on hardware: weights, KV cache and recurrent state against the hardware's memory.
 
 One set of functions answers ``registry fit`` and the model pages' "128K sequences per hardware" table:
-the weights are the model's parameters at the weights' precision (:func:`weight_bytes`), the memory one
+the weights are the model's parameters at the weights' precision (:func:`weight_bytes`; unless told
+otherwise, the format the model's config publishes them in,
+:func:`registry.results.weights.published_weights`), the memory one
 hardware record's units (:func:`hardware_bytes`), and the sequences that fit beside the weights
 ``⌊(memory − weights) ÷ cache per sequence⌋`` (:func:`sequences_that_fit`). :func:`fit` adds the two
 answers people ask for, each with its derivation: the largest batch at a context and the longest context
@@ -19,10 +21,7 @@ from registry.engine.dtypes import bytes_per_element
 from registry.engine.layers import LayerGroups
 from registry.engine.units import MAX_CONTEXT_TOKENS, format_bytes, format_int, parse_quantity
 from registry.kinds.records import Hardware
-
-WEIGHTS_DTYPE = "bf16"
-"""The weights' format when none is named: the format most checkpoints are published in; a model served
-in fp8 or fp4 leaves more room than shown."""
+from registry.results.weights import WEIGHTS_DTYPE
 
 
 def weight_bytes(params_total_b: float | None, dtype: str) -> int | None:

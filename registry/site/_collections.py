@@ -240,7 +240,16 @@ def _hardware_row(context: SiteContext, hardware: Hardware, page: str) -> list[o
 
 HEADERS = {
     "models": (
-        ["Model", "Org", "Params (B)", "Cache class", "Layers", "KV per token", "KV at 128K", "Max context"],
+        [
+            "Model",
+            "Org",
+            "Params (B)",
+            "Cache class",
+            "Layers",
+            "KV per token at 128K",
+            "KV at 128K",
+            "Max context",
+        ],
         (2, 4, 5, 6, 7),
     ),
     "kv-efficiency": (

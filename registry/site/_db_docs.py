@@ -42,6 +42,18 @@ WHERE layout = 'ideal' AND kv_dtype = 'bf16' AND context = '128K'
 ORDER BY total_bytes""",
     ),
     Example(
+        "Which caches cost the most per token at 128K?",
+        "`kv_bytes_per_token` is what one more token adds at that context: a sliding window that is not "
+        "full yet still adds its entry (Phi-3.5-mini's 262,144-token window is longer than its "
+        "131,072-token maximum). `kv_steady_state_bytes_per_token` is what a token adds once every "
+        "window is full.",
+        """SELECT model_id, kv_bytes_per_token, kv_steady_state_bytes_per_token,
+       round(total_gib, 2) AS total_gib
+FROM kv_at_context
+WHERE layout = 'ideal' AND kv_dtype = 'bf16' AND context = '128K' AND computable
+ORDER BY kv_bytes_per_token DESC, model_id""",
+    ),
+    Example(
         "Which runs keep their KV cache in fp8, and what was their prefix cache?",
         "`runs` holds kv-efficiency and benchmark records in one shape, so one filter covers both kinds.",
         """SELECT id, kind, kv_dtype, prefix_cache, context_tokens, batch, measured_ttft_s

@@ -9,13 +9,14 @@ import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from registry.engine.compute import Ladder
 from registry.kinds.records import Model
 from registry.results import ChartFigures, ModelGeometry, Results, StandardLadders
 from registry.site._html import Html, element
-from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES, bytes_text
+from registry.site._results import CONTEXT_LADDER, ENGINE_LAYOUTS, HEADLINE_CONTEXT, KV_DTYPES, bytes_text
 from registry.site._svg import Series, line_chart
 
 
@@ -37,12 +38,27 @@ def _grid_figure(ladder: Ladder | str, index: int, beyond: bool) -> str:
     return bytes_text(value) + (" †" if beyond else "")
 
 
-def _exact(ladder: Ladder | str) -> str:
-    """Bytes per token, exactly: the figure a record's ``bytes_per_token`` claim states."""
-    if isinstance(ladder, str) or ladder.bytes_per_token is None:
-        return "—"
-    value = ladder.bytes_per_token
+_HEADLINE = [tokens for _, tokens in CONTEXT_LADDER].index(HEADLINE_CONTEXT)
+_HEADLINE_LABEL = CONTEXT_LADDER[_HEADLINE][0]
+
+
+def _exact_text(value: int | Fraction) -> str:
     return f"{value:,}" if value.denominator == 1 else f"{float(value):,.2f}"
+
+
+def _exact(ladder: Ladder | str) -> str:
+    """Bytes one more token adds at the headline context, exactly: the figure a record's
+    ``bytes_per_token`` claim at that context states (a window not full there adds its entry)."""
+    value = None if isinstance(ladder, str) else ladder.bytes_per_token[_HEADLINE]
+    return "—" if value is None else _exact_text(value)
+
+
+def _steady_differs(ladder: Ladder | str) -> str | None:
+    """Bytes per token once every window is full, where that differs from the headline figure."""
+    if isinstance(ladder, str) or ladder.steady_state_bytes_per_token is None:
+        return None
+    steady = ladder.steady_state_bytes_per_token
+    return None if steady == ladder.bytes_per_token[_HEADLINE] else _exact_text(steady)
 
 
 def _problems(ladder: Ladder | str) -> list[str]:
@@ -72,11 +88,12 @@ def _grid(standard: StandardLadders, limit: int | None) -> str:
     a hundred of these figures, so a table with exact-byte tooltips made each model page's build
     markedly slower."""
     width = max(len(engine) for engine in ENGINE_LAYOUTS)
-    header = f"{'layout':<{width}}  {'KV':<6}  {'B/token':>10}" + "".join(
+    header = f"{'layout':<{width}}  {'KV':<6}  {'B/t ' + _HEADLINE_LABEL:>10}" + "".join(
         f"  {label:>10}" for label, _ in CONTEXT_LADDER
     )
     lines: list[str] = [header]
     why: dict[str, list[str]] = {}  # reason -> the "layout, format" pairs it applies to
+    steady: dict[str, list[str]] = {}  # bytes per token once every window is full -> its pairs
     for kv_dtype in KV_DTYPES:
         unable = []
         for engine in ENGINE_LAYOUTS:
@@ -88,6 +105,8 @@ def _grid(standard: StandardLadders, limit: int | None) -> str:
             if reason is not None:
                 unable.append(engine)
                 continue
+            if (value := _steady_differs(ladder)) is not None:
+                steady.setdefault(value, []).append(f"{engine}, {kv_dtype}")
             figures = [_exact(ladder)] + [
                 _grid_figure(ladder, index, limit is not None and tokens > limit)
                 for index, (_, tokens) in enumerate(CONTEXT_LADDER)
@@ -95,8 +114,20 @@ def _grid(standard: StandardLadders, limit: int | None) -> str:
             lines.append(f"{engine:<{width}}  {kv_dtype:<6}" + "".join(f"  {f:>10}" for f in figures))
         if unable:
             lines.append(f"{'':<{width}}  {kv_dtype:<6}  not stored by {', '.join(unable)}")
+    lines += _steady_lines(steady, sum(1 for line in lines[1:] if "not stored by" not in line), len(header))
     reasons = [_wrapped(f"{'; '.join(pairs)}: {reason}", len(header)) for reason, pairs in why.items()]
     return "\n".join([*lines, "", "why a figure is missing:", *reasons] if reasons else lines)
+
+
+def _steady_lines(steady: dict[str, list[str]], shown: int, width: int) -> list[str]:
+    """Under the grid: what a token adds once every window is full, for the ``layout, format`` pairs
+    whose figure at the headline context differs from it (all ``shown`` lines, said once)."""
+    if not steady:
+        return []
+    return ["", "B/t once every window is full (steady state), where it differs:"] + [
+        _wrapped(f"{value} B: {'every line above' if len(pairs) == shown else '; '.join(pairs)}", width)
+        for value, pairs in steady.items()
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -114,7 +145,9 @@ def cache_tables(results: Results, model: Model, geometry: ModelGeometry) -> Ite
     yield element(
         "p",
         f"The cache of one sequence under each engine layout, in each KV format ({', '.join(KV_DTYPES)}). "
-        "B/token is the exact bytes per token; the other figures are one sequence's bytes at each "
+        f"B/t {_HEADLINE_LABEL} is the exact bytes one more token adds at {_HEADLINE_LABEL} (a sliding "
+        "window not yet full there adds its entry; below the grid, what a token adds once every window "
+        "is full, where that differs); the other figures are one sequence's bytes at each "
         "context, rounded in binary units. † beyond the model's maximum context; n/a where the engine "
         "layout cannot hold a mechanism or format, unknown where a dimension is not known: the "
         "engine's reasons follow the grid.",

@@ -23,9 +23,9 @@ from registry.site._model_figures import Chart, cache_tables, memory_chart
 from registry.site._results import (
     CHART_LAYOUT,
     HEADLINE_CONTEXT,
-    WEIGHTS_DTYPE,
     bytes_text,
     mechanism_class,
+    published_weights,
     sequences_that_fit,
     weight_bytes,
 )
@@ -159,7 +159,8 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         return ""
     standard = context.results.figures.standard(layout)
     totals = {kv_dtype: standard.headline_total(kv_dtype) for kv_dtype in ("bf16", "fp8")}
-    weights = weight_bytes(model.params_total_b, WEIGHTS_DTYPE)
+    published = published_weights(model.config)
+    weights = weight_bytes(model.params_total_b, published.dtype)
     rows = []
     for memory, written, names in groups:
         cells: list[object] = [Cell(written, sort=memory, title=f"{memory:,} B"), ", ".join(names)]
@@ -174,10 +175,11 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
         beside = "The record states no parameter count, so the weights are not subtracted: an upper bound."
     else:
         beside = (
-            f"Beside the weights in {WEIGHTS_DTYPE}: {model.params_total_b:g} B parameters × "
-            f"{float(bytes_per_element(WEIGHTS_DTYPE)):g} B = {weights:,} B ({bytes_text(weights)}), so ⌊(memory − weights) ÷ "
-            "cache per sequence⌋; 0 where the weights alone fill the memory. Activations and the "
-            "engine's reserve are not subtracted, so this is an upper bound."
+            f"Beside the weights in {published.dtype} ({published.source}): {model.params_total_b:g} B "
+            f"parameters × {float(bytes_per_element(published.dtype)):g} B = {weights:,} B "
+            f"({bytes_text(weights)}), so ⌊(memory − weights) ÷ cache per sequence⌋; 0 where the "
+            "weights alone fill the memory. Activations and the engine's reserve are not subtracted, "
+            "so this is an upper bound."
         )
     note = element(
         "p",

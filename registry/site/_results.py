@@ -24,7 +24,8 @@ from registry.results import (
     Results,
     outcome_of,
 )
-from registry.results.fit import WEIGHTS_DTYPE, hardware_bytes, sequences_that_fit, weight_bytes
+from registry.results.fit import hardware_bytes, sequences_that_fit, weight_bytes
+from registry.results.weights import published_weights
 
 __all__ = [
     "CHART_LAYOUT",
@@ -33,7 +34,6 @@ __all__ = [
     "HEADLINE_CONTEXT",
     "KV_DTYPES",
     "STANDARD_CONTEXTS",
-    "WEIGHTS_DTYPE",
     "ClaimRow",
     "ModelFacts",
     "bytes_text",
@@ -41,6 +41,7 @@ __all__ = [
     "hardware_bytes",
     "mechanism_class",
     "model_facts",
+    "published_weights",
     "sequences_that_fit",
     "weight_bytes",
 ]
@@ -98,7 +99,8 @@ def model_facts(results: Results, model: Model) -> ModelFacts:
     if isinstance(ladder, str):
         return ModelFacts(layout, None, mechanism_class(layout), None, None)
     at_headline = standard.headline_total("bf16")
-    return ModelFacts(layout, None, mechanism_class(layout), ladder.bytes_per_token, at_headline)
+    per_token = ladder.bytes_per_token[STANDARD_CONTEXTS.index(HEADLINE_CONTEXT)]
+    return ModelFacts(layout, None, mechanism_class(layout), per_token, at_headline)
 
 
 @lru_cache(maxsize=8192)

@@ -270,8 +270,8 @@ def test_a_ladder_gives_what_computing_each_context_gives() -> None:
     assert compared > 50_000 and refused > 0
 
 
-_PER_CONTEXT = ("total_bytes", "growing_bytes", "window_bytes", "fixed_bytes")
-_ONCE = ("model_type", "engine_layout", "batch", "kv_dtype", "state_dtype", "bytes_per_token")
+_PER_CONTEXT = ("total_bytes", "growing_bytes", "window_bytes", "fixed_bytes", "bytes_per_token")
+_ONCE = ("model_type", "engine_layout", "batch", "kv_dtype", "state_dtype", "steady_state_bytes_per_token")
 _ONCE += ("not_computable", "unsupported", "computable")
 
 

@@ -84,20 +84,33 @@ def paged(
     slots_per_block: int,
     block_tokens: int,
     rule: partial[tuple[int, str]],
+    full_at: int | None = None,
 ) -> tuple[Component, ...]:
     """A cache of ``slot_bytes`` slots in pages of ``slots_per_block`` slots rounded up to 576 bytes:
-    the slots, and the padding of each page when there is some."""
-    growth = Fraction(slot_bytes * slots_per_block, block_tokens) if part == "growing" else Fraction(0)
-    slots = Component(part, label, Fraction(slot_bytes), factors, rule, growth, per="slot")
+    the slots, and the padding of each page when there is some. A ``window`` part fills until the
+    context reaches ``full_at`` tokens, adding per token what a growing part adds for good."""
+    rate = Fraction(slot_bytes * slots_per_block, block_tokens)
+    growth = rate if part == "growing" else Fraction(0)
+    slots = Component(
+        part, label, Fraction(slot_bytes), factors, rule, growth, per="slot", filling=rate, full_at=full_at
+    )
     page = slots_per_block * slot_bytes
     pad = round_up(page, PAGE_ALIGNMENT) - page
     if not pad:
         return (slots,)
     factor = f"({number(round_up(page, PAGE_ALIGNMENT))} − {number(page)})"
     blocks = partial(_block_count, rule=rule, per_block=slots_per_block)
-    pad_growth = Fraction(pad, block_tokens) if part == "growing" else Fraction(0)
+    pad_rate = Fraction(pad, block_tokens)
     padding = Component(
-        part, f"{label}: page rounded to 576 B", Fraction(pad), (factor,), blocks, pad_growth, per="block"
+        part,
+        f"{label}: page rounded to 576 B",
+        Fraction(pad),
+        (factor,),
+        blocks,
+        pad_rate if part == "growing" else Fraction(0),
+        per="block",
+        filling=pad_rate,
+        full_at=full_at,
     )
     return (slots, padding)
 
@@ -109,7 +122,7 @@ def _state(label: str, ratio: int, head_dim: int) -> tuple[Component, ...]:
     block = STATE_BLOCK_TOKENS[ratio]
     rule = partial(_window_blocks, block=block, window=coff * ratio, per_block=block, what="rows")
     factors: tuple[Factor, ...] = (2, coff, head_dim, 4)
-    return paged(label, "window", 2 * coff * head_dim * 4, factors, block, block, rule)
+    return paged(label, "window", 2 * coff * head_dim * 4, factors, block, block, rule, coff * ratio)
 
 
 def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
@@ -148,7 +161,14 @@ def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
             what="tokens",
         )
         parts += paged(
-            "local window", "window", RECORD_BYTES, record, SWA_BLOCK_TOKENS, SWA_BLOCK_TOKENS, kept
+            "local window",
+            "window",
+            RECORD_BYTES,
+            record,
+            SWA_BLOCK_TOKENS,
+            SWA_BLOCK_TOKENS,
+            kept,
+            mechanism.window,
         )
     parts += _state("compressor state", ratio, nope + rope)
     if mechanism.index_head_dim is not None:

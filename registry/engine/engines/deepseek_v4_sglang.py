@@ -128,7 +128,7 @@ def sglang_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
     window = mechanism.window or 0
     if mechanism.window is not None:
         held = partial(_swa_slots, window=window, per_page=PAGE_TOKENS, what="tokens")
-        parts += paged("local window", "window", RECORD_BYTES, record, PAGE_TOKENS, PAGE_TOKENS, held)
+        parts += paged("local window", "window", RECORD_BYTES, record, PAGE_TOKENS, PAGE_TOKENS, held, window)
     element = STATE_DTYPES[settings.state_dtype.name if settings.state_dtype else "fp32"]
     parts.append(_state("compressor state", ratio, window, nope + rope, element))
     if mechanism.index_head_dim is not None:

@@ -46,6 +46,7 @@ from registry.engine.plan import (
     one_state,
     require,
     unsupported,
+    windowed,
 )
 from registry.engine.trace import Factor, number, parenthesized_sum, product
 
@@ -126,6 +127,11 @@ class Ideal(EngineRules):
         """Token slots held for a chunked-attention layer: the current chunk (:func:`chunk_tokens`)."""
         return chunk_tokens(t, chunk), f"tokens of the current {number(chunk)}-token chunk"
 
+    def window_full_at(self, window: int) -> int:
+        """The context at which a sliding-window or chunked layer of ``window`` tokens stops growing:
+        ``window`` (one more token adds its entry until the window is full, then nothing)."""
+        return window
+
     # -- attention family
 
     def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
@@ -150,14 +156,14 @@ class Ideal(EngineRules):
         (window,) = require(mechanism, "window")
         base = self.kv_component(mechanism, settings)
         entries = partial(self.window_entries, window=window, mechanism=mechanism)
-        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
+        return GroupPlan((windowed(base, entries, self.window_full_at(window)),))
 
     def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
         """A chunked-attention layer keeps the tokens of its current chunk only."""
         (chunk,) = require(mechanism, "chunk")
         base = self.kv_component(mechanism, settings)
         entries = partial(self.chunk_entries, chunk=chunk, mechanism=mechanism)
-        return GroupPlan((replace(base, part="window", entries=entries, growth=Fraction(0)),))
+        return GroupPlan((windowed(base, entries, self.window_full_at(chunk)),))
 
     # -- MLA
 
@@ -235,7 +241,8 @@ class Ideal(EngineRules):
         parts = [Component("growing", label, entry, factors, count, entry / ratio)]
         if mechanism.window is not None:
             kept = partial(_window, window=mechanism.window, note=f"min(t, {number(mechanism.window)})")
-            parts.append(Component("window", "local window", entry, factors, kept, Fraction(0)))
+            local = Component("window", "local window", entry, factors, kept, Fraction(0))
+            parts.append(windowed(local, kept, self.window_full_at(mechanism.window)))
         if mechanism.index_head_dim is not None:
             idx = indexer_entry_bytes(mechanism.index_head_dim, element)
             idx_factors = (mechanism.index_head_dim, element)

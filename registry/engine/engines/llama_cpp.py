@@ -55,6 +55,10 @@ class LlamaCpp(Ideal):
         cells = self._padded(min(self._padded(t), window + self.n_ubatch))
         return cells, f"GGML_PAD(min(n_ctx, {number(window)} + {self.n_ubatch}), {self.pad}) cells"
 
+    def window_full_at(self, window: int) -> int:
+        """``n_swa + n_ubatch``: the cells :meth:`window_entries` holds at most, before padding."""
+        return window + self.n_ubatch
+
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Chunked layers use the same iSWA cache with ``n_swa`` = the chunk size
         (``LLAMA_SWA_TYPE_CHUNKED``)."""

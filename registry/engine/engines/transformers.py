@@ -114,7 +114,13 @@ class Transformers(Ideal):
         plan = super().sliding_window(mechanism, settings)
         if not mechanism.cached_whole:
             return plan
-        return GroupPlan(tuple(replace(c, part="growing", growth=c.entry_bytes) for c in plan.components))
+        return GroupPlan(
+            tuple(replace(c, part="growing", growth=c.entry_bytes, full_at=None) for c in plan.components)
+        )
+
+    def window_full_at(self, window: int) -> int:
+        """``window − 1``: the most tokens :meth:`window_entries` keeps."""
+        return window - 1
 
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Chunked layers get a ``DynamicSlidingWindowLayer`` with ``sliding_window = attention_chunk_size``
