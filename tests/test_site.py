@@ -27,7 +27,7 @@ from registry.site._progress import Progress
 from registry.site._results import mechanism_class
 from registry.site._svg import BACKGROUND, Bar, Series, bar_chart, line_chart
 from registry.site._writer import GeneratedFolder
-from tests.browser.site_registry import MODEL, PAYLOAD, WRONG_CLAIM, make_registry
+from tests.browser.site_registry import CLAIMS, MODEL, PAYLOAD, RECORDS, WRONG_CLAIM, make_registry
 
 HOSTILE_MARKDOWN = f"""\
 <script>{PAYLOAD}</script> <img src=x onerror="{PAYLOAD}"> [js](javascript:{PAYLOAD})
@@ -447,3 +447,29 @@ def test_a_record_page_links_back_to_the_records_that_name_it(generated: Path) -
     listed = text.split('<ul class="backlinks">', 1)[1].split("</ul>", 1)[0]
     assert '<a href="../kv-efficiency/example-claims.html">' in listed
     assert re.search(r"</a> \([a-z, ]*model[a-z, ]*\)</li>", listed)
+
+
+def test_a_context_beyond_the_models_maximum_is_said_in_words(tmp_path: Path) -> None:
+    """The run's context, a claim's own context and the index's Context column say "beyond the model's
+    maximum" in text, and the record's reason is shown beside them."""
+    short = MODEL.replace("max_context_tokens: 131072", "max_context_tokens: 32768")
+    claims = CLAIMS.replace(
+        "context_tokens: 128K\n",
+        "context_tokens: 128K\nbeyond_max_context: The source extrapolates the cache past the trained length.\n",
+    ).replace(
+        "    stated: ~16 GiB\n",
+        "    stated: ~16 GiB\n  - quantity: bytes_per_sequence\n"
+        "    context_tokens: 256K\n    stated: 32 GiB\n",
+    )
+    records = {**RECORDS, "models/example-llama": short, "kv-efficiency/example-claims": claims}
+    root = make_registry(tmp_path, records)
+    result = check(root)
+    assert [d.code for d in result.diagnostics if d.path.endswith("example-claims.yaml")] == []
+    generate(root, result, downloads=False)
+    docs = root / "site"
+    page = _page(docs, _paths.record_page("kv-efficiency/example-claims"))
+    assert "128K = 131,072 tokens (beyond the model's maximum of 32,768 tokens)" in page
+    assert "The source extrapolates the cache past the trained length." in page
+    assert "at 262,144 tokens (beyond the model's maximum of 32,768 tokens)" in page
+    index = _page(docs, _paths.collection_page("kv-efficiency"))
+    assert "131,072 (beyond the model's maximum of 32,768 tokens)" in index

@@ -358,3 +358,19 @@ def test_benchmarks_with_other_accuracy_targets_are_other_leaderboards() -> None
         "generated/leaderboards/example-llama/llama2-70b-99/offline.md",
         "generated/leaderboards/example-llama/llama2-70b-99.9/offline.md",
     }
+
+
+def test_a_row_beyond_the_models_maximum_says_so_in_words(tmp_path: Path) -> None:
+    short = RECORDS["models/example-llama"].replace("max_context_tokens: 131072", "max_context_tokens: 2048")
+    beyond = benchmark("a-eight").replace(
+        "context_tokens: 4096\n",
+        "context_tokens: 4096\nbeyond_max_context: The run serves past the card's 2,048 tokens, as its page says.\n",
+    )
+    records = {**RECORDS, "models/example-llama": short, "benchmarks/a-eight": beyond}
+    root = make_registry(tmp_path, records)
+    result = check(root)
+    assert [d.code for d in result.diagnostics] == ["R012"] * 4  # the other rows give no reason
+    generate(root, result, downloads=False, workers=1)
+    cells = {row[1][0] for row in _rows(_page(root / "site", board_page("models/example-llama", "offline")))}
+    assert "a-eight (context 4,096 tokens, beyond the model's maximum of 2,048 tokens)" in cells
+    assert "b-two (context 4,096 tokens, beyond the model's maximum of 2,048 tokens)" in cells

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from registry.checker.bounds import bound_findings
 from registry.checker.cache import FileFacts, content_digest
+from registry.checker.contexts import context_findings
 from registry.checker.discover import discover
 from registry.checker.encoding import too_large
 from registry.checker.fastload import fast_load_bytes
@@ -219,6 +220,7 @@ def later_stages(root: Path, loaded: Loaded, *, formulas: bool = True, known: Kn
         checked.known_ids = known.ids
     diagnostics.extend(check_references(checked))
     diagnostics.extend(revision_findings(checked))
+    diagnostics.extend(context_findings(checked))
     checked_results = compute_results(checked) if formulas else None
     if checked_results is not None:
         diagnostics.extend(formula_findings(checked, checked_results))

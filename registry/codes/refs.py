@@ -104,6 +104,20 @@ REVISION_NOT_A_COMMIT = _rule(
     Severity.WARNING,
 )
 
+BEYOND_MAX_CONTEXT = _rule(
+    "R012",
+    "beyond-max-context",
+    "A kv-efficiency or benchmark record states a context longer than its model's max_context_tokens.",
+    "A figure at a context the model does not take describes no way of using it, and a reader takes it for "
+    "one: a 128K cache on a 32K model looks like a supported setting. A record may state one on purpose (a "
+    "paper's extrapolation past the trained length): it then says why in 'beyond_max_context', which "
+    "silences the warning and is shown beside the figure. A reason left on a record none of whose contexts "
+    "is beyond the maximum is reported too, so that it cannot outlive the figure it explained.",
+    "state the figure at a context within the model's maximum, or say why it is beyond it in "
+    "'beyond_max_context' (a reason, not a flag)",
+    Severity.WARNING,
+)
+
 RULES: tuple[Rule, ...] = (
     ID_MISMATCH,
     DUPLICATE_ID,
@@ -116,4 +130,5 @@ RULES: tuple[Rule, ...] = (
     LEFTOVER_TEMPORARY,
     REVISION_NOT_A_COMMIT,
     NOT_CHECKED_FURTHER,
+    BEYOND_MAX_CONTEXT,
 )

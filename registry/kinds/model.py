@@ -205,6 +205,12 @@ class Model(Envelope):
         }
     )
 
+    def exceeds_max_context(self, context_tokens: int | None) -> bool:
+        """Whether ``context_tokens`` is longer than the model's stated maximum: what R012
+        beyond-max-context warns of and the site marks. A model that states none is exceeded by nothing."""
+        limit = self.max_context_tokens
+        return context_tokens is not None and limit is not None and context_tokens > limit
+
     @field_validator("layout")
     @classmethod
     def _layers_are_bounded(cls, layout: list[LayerGroupSpec] | None) -> list[LayerGroupSpec] | None:

@@ -147,6 +147,14 @@ class RunShape(Envelope):
     )
     precision: Precision
     context_tokens: ContextTokens | None
+    beyond_max_context: Annotated[str, Field(min_length=10, max_length=2000, pattern=r"\S")] | None = Field(
+        default=None,
+        description=(
+            "Why a context the record states is longer than its model's max_context_tokens (a paper's"
+            " extrapolation past the trained length, say): the reason silences R012 beyond-max-context and"
+            " the site shows it beside the figure."
+        ),
+    )
     batch: int = Field(default=1, ge=1, le=1_000_000)
     prefix_cache: Literal["none", "cold", "warm"] = "none"
     workload: Workload | None = None

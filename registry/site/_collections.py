@@ -195,13 +195,21 @@ def _run_row(
         context.record_link(page, run.model, run.model.split("/", 1)[1]),
         element("code", run.layout),
         run.precision.kv_cache or "not stated",
-        Cell("not stated", sort=-1) if tokens is None else Cell(f"{tokens:,}", sort=tokens),
+        _context_cell(context, run, tokens),
         Cell(f"{run.batch:,}", sort=run.batch),
         # kv-efficiency: a fact, no run, whose figure is the engine's cache of its setting
         _ttft(run) if isinstance(run, Benchmark) else _cache_cell(context, run),
         _verdict_summary(verdicts),
         run.evidence,
     ]
+
+
+def _context_cell(context: SiteContext, run: KvEfficiency | Benchmark, tokens: int | None) -> Cell:
+    """The run's context, and in words when it is beyond its model's maximum."""
+    if tokens is None:
+        return Cell("not stated", sort=-1)
+    beyond = context.beyond_max_context(run.model, tokens)
+    return Cell(f"{tokens:,} ({beyond})" if beyond else f"{tokens:,}", sort=tokens, title=beyond or None)
 
 
 def _cache_cell(context: SiteContext, run: KvEfficiency) -> Cell:

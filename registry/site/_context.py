@@ -15,7 +15,7 @@ from registry.checker.index import Entry, RegistryIndex
 from registry.checker.pipeline import CheckResult
 from registry.diagnostics import Diagnostic
 from registry.errors import RegistryError
-from registry.kinds.records import Hardware
+from registry.kinds.records import Hardware, Model
 from registry.results import Results
 from registry.site import _paths
 from registry.site._html import Html, escape, link
@@ -63,6 +63,15 @@ class SiteContext:
                 label = written if hardware.devices == 1 else f"{hardware.devices} × {written}"
                 groups.setdefault(hardware_bytes(hardware), (label, []))[1].append(hardware.name)
         return [(memory, label, names) for memory, (label, names) in sorted(groups.items(), reverse=True)]
+
+    def beyond_max_context(self, model_id: str, context_tokens: int | None) -> str:
+        """The words a context shown against the model ``model_id`` carries when it is longer than the
+        model's ``max_context_tokens`` (R012), or "": text, not only a colour, so every reader sees it."""
+        entry = self.index.get(model_id)
+        model = entry.record if entry is not None else None
+        if not isinstance(model, Model) or not model.exceeds_max_context(context_tokens):
+            return ""
+        return f"beyond the model's maximum of {model.max_context_tokens:,} tokens"
 
     def title_of(self, record_id: str) -> str:
         entry = self.index.get(record_id)

@@ -54,6 +54,9 @@ class Entry:
     system: str | None
     roofline: dict[str, Bound] = field(default_factory=dict)
     """By throughput metric: the tightest computable physical bound on the figure the row shows."""
+    context_tokens: int | None = None
+    """The run's context, when the record states one (its row says so when the model's maximum is
+    shorter)."""
 
 
 Board = tuple[str, str, str]
@@ -109,6 +112,7 @@ def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
         engine_version=record.engine_version,
         system=record.system.name if record.system else None,
         roofline=reached,
+        context_tokens=record.context,
     )
 
 

@@ -154,7 +154,7 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
         value = row.per_accelerator.get(name)
         cells: list[object] = [
             Cell(rank, sort=rank),
-            context.record_link(page, row.id, row.id.split("/", 1)[1]),
+            _record_cell(context, page, row),
             Cell(link(record, _figure(value, "")), sort=value, class_="throughput"),
         ]
         for pair in latencies:
@@ -170,6 +170,13 @@ def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tupl
         body.append(cells)
     numeric = (0, *range(2, 4 + len(latencies)))
     return table(headers, body, sortable=True, numeric=numeric)
+
+
+def _record_cell(context: SiteContext, page: str, row: Entry) -> Html:
+    """The row's record, and in words its context when that is beyond the model's maximum."""
+    record = context.record_link(page, row.id, row.id.split("/", 1)[1])
+    beyond = context.beyond_max_context(row.model, row.context_tokens)
+    return join([record, f" (context {row.context_tokens:,} tokens, {beyond})"]) if beyond else record
 
 
 def roofline_cell(row: Entry, metric: str) -> Cell:

@@ -55,7 +55,7 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
         "## Run\n" + block(_run_facts(context, run, page)),
         _provenance(context, run, page) if isinstance(run, Benchmark) else "",
         _bounds.section(context.results.runs[run.id].bounds),
-        _claims(run, rows) + _derivation(result) + _claim_details(run, rows, shared),
+        _claims(context, run, rows) + _derivation(result) + _claim_details(context, run, rows, shared),
         _parts.findings(context, entry),
         _parts.prose(context, entry, page),
         _parts.sources(entry),
@@ -108,7 +108,8 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             *(_benchmark_precision(run) if isinstance(run, Benchmark) else []),
             ("KV cache", precision.kv_cache or ("not stated" if isinstance(run, Benchmark) else None)),
             ("Recurrent state", precision.recurrent_state),
-            ("Context", _context(run.context_tokens) if run.context_tokens is not None else "not stated"),
+            ("Context", _context_fact(context, run)),
+            ("Beyond the maximum, because", run.beyond_max_context),
             ("Batch", f"{run.batch:,}"),
             ("Prefix cache", run.prefix_cache),
             ("Workload", workload.description if workload else None),
@@ -234,6 +235,14 @@ def _count(value: int | None) -> str | None:
     return None if value is None else f"{value:,}"
 
 
+def _context_fact(context: SiteContext, run: Run) -> str:
+    """The run's context as written, and in words when it is beyond its model's maximum."""
+    if run.context_tokens is None:
+        return "not stated"
+    beyond = context.beyond_max_context(run.model, run.context)
+    return _context(run.context_tokens) + (f" ({beyond})" if beyond else "")
+
+
 def _context(written: int | str) -> str:
     tokens = parse_context(written)
     as_written = str(written)
@@ -244,12 +253,14 @@ def _context(written: int | str) -> str:
     )
 
 
-def _claim_words(claim: Claim) -> str:
+def _claim_words(context: SiteContext, run: Run, claim: Claim) -> str:
     words = f"{QUANTITY_WORDS.get(claim.quantity, claim.quantity)} ({claim.variant}"
     words += f" vs {claim.versus})" if claim.versus else ")"
     overrides = []
     if claim.context_tokens is not None:
-        overrides.append(f"at {parse_context(claim.context_tokens):,} tokens")
+        tokens = parse_context(claim.context_tokens)
+        beyond = context.beyond_max_context(run.model, tokens)
+        overrides.append(f"at {tokens:,} tokens" + (f" ({beyond})" if beyond else ""))
     if claim.kv_cache:
         overrides.append(f"KV {claim.kv_cache}")
     return words + (", " + ", ".join(overrides) if overrides else "")
@@ -279,7 +290,7 @@ def verdict_badge(word: str) -> Html:
     return _parts.badge(word, VERDICT_BADGES.get(word, "neutral"))
 
 
-def _claims(run: Run, rows: list[ClaimRow]) -> str:
+def _claims(context: SiteContext, run: Run, rows: list[ClaimRow]) -> str:
     if not run.claims:
         return "## Claims\n" + block(element("p", "This record states no figure for the engine to check."))
     body = table(
@@ -287,7 +298,7 @@ def _claims(run: Run, rows: list[ClaimRow]) -> str:
         (
             [
                 Cell(row.position + 1, sort=row.position + 1),
-                _claim_words(claim),
+                _claim_words(context, run, claim),
                 Cell(claim.stated, class_="stated"),
                 Cell(_engine_text(claim, row.engine_value), class_="engine-value"),
                 Cell(verdict_badge(row.verdict), sort=row.verdict),
@@ -325,17 +336,24 @@ def _totals(result: CacheResult) -> str:
     return total + (f" ({'; '.join(parts)})." if len(parts) > 1 else ".")
 
 
-def _claim_details(run: Run, rows: list[ClaimRow], shared_trace: tuple[str, ...]) -> str:
+def _claim_details(
+    context: SiteContext, run: Run, rows: list[ClaimRow], shared_trace: tuple[str, ...]
+) -> str:
     """Each claim's working as one collapsible block of text: the author's formula with the model's
     values, their working, the misapplication or nearest candidates, and the engine's trace."""
     if not run.claims:
         return ""
-    items = [_claim_detail(claim, row, shared_trace) for claim, row in zip(run.claims, rows, strict=True)]
+    items = [
+        _claim_detail(context, run, claim, row, shared_trace)
+        for claim, row in zip(run.claims, rows, strict=True)
+    ]
     body = element("div", join(items), class_="claim-details", data_search_exclude=True)
     return block(element("p", element("strong", "Each claim worked out")), body)
 
 
-def _claim_detail(claim: Claim, row: ClaimRow, shared_trace: tuple[str, ...]) -> Html:
+def _claim_detail(
+    context: SiteContext, run: Run, claim: Claim, row: ClaimRow, shared_trace: tuple[str, ...]
+) -> Html:
     number = row.position + 1
     lines = [f"stated: {claim.stated}", f"engine: {_engine_text(claim, row.engine_value)}"]
     if claim.formula:
@@ -357,7 +375,7 @@ def _claim_detail(claim: Claim, row: ClaimRow, shared_trace: tuple[str, ...]) ->
     elif row.trace:
         lines += ["", "the engine's trace is the derivation above"]
     summary = element(
-        "summary", join([f"Claim {number}: {_claim_words(claim)} ", verdict_badge(row.verdict)])
+        "summary", join([f"Claim {number}: {_claim_words(context, run, claim)} ", verdict_badge(row.verdict)])
     )
     return element(
         "details", join([summary, element("pre", "\n".join(lines), class_="trace")]), id=f"claim-{number}"
