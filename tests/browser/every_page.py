@@ -110,12 +110,15 @@ class PageWatch:
     page: Any
     problems: list[str] = field(default_factory=list)
     pending: set[Any] = field(default_factory=set)
+    left: set[Any] = field(default_factory=set)
+    """Requests still running when the watch moved on to another page (the browser's own request for
+    the favicon comes after the page has loaded): leaving aborts them, which is no failure of the site."""
 
     def __post_init__(self) -> None:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"uncaught: {error}"))
         self.page.on("request", lambda request: self.pending.add(request))
-        self.page.on("requestfinished", lambda request: self.pending.discard(request))
+        self.page.on("requestfinished", self._finished)
         self.page.on("requestfailed", self._failed)
         self.page.on("response", self._response)
 
@@ -123,8 +126,15 @@ class PageWatch:
         if message.type == "error":
             self.problems.append(f"console error: {message.text}")
 
+    def _finished(self, request: Any) -> None:
+        self.pending.discard(request)
+        self.left.discard(request)
+
     def _failed(self, request: Any) -> None:
         self.pending.discard(request)
+        if request in self.left and request.failure == "net::ERR_ABORTED":
+            self.left.discard(request)
+            return
         self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _response(self, response: Any) -> None:
@@ -139,6 +149,11 @@ class PageWatch:
         while self.pending and time.monotonic() < deadline:
             self.page.wait_for_timeout(20)
         self.problems += [f"request still running after {seconds:g} s: {r.url}" for r in self.pending]
+        self.pending.clear()
+
+    def leave(self) -> None:
+        """Moving on to another page: what is still running now is the page's no longer."""
+        self.left |= self.pending
         self.pending.clear()
 
     def take(self) -> list[str]:
@@ -169,6 +184,7 @@ def check_pages(
         shots.mkdir(parents=True, exist_ok=True)
         found: dict[str, list[str]] = {}
         for path in pages:
+            watch.leave()
             watch.page.goto(base_url + path, wait_until="load")
             problems = [*watch.take(), *watch.page.evaluate(LAYOUT_PROBE, SLACK)]
             if shot(path):
