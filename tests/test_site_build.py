@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -16,7 +15,7 @@ import pytest
 
 from registry.cli import main
 from registry.site import build_site, generate, run_mkdocs
-from tests.browser.site_registry import REPO, WRONG_CLAIM, make_registry
+from tests.browser.site_registry import REPO, WRONG_CLAIM, copy_real_registry, make_registry
 
 
 class _Page(HTMLParser):
@@ -147,15 +146,8 @@ def test_downloads_are_published(built: Path) -> None:
     assert (downloads / "schemas/model.schema.json").is_file()
 
 
-def _copy_real_registry(target: Path) -> Path:
-    for folder in ("records", "schemas", "site"):
-        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("generated"))
-    shutil.copy(REPO / "mkdocs.yml", target / "mkdocs.yml")
-    return target
-
-
 def test_the_real_registry_builds(tmp_path: Path) -> None:
-    root = _copy_real_registry(tmp_path)
+    root = copy_real_registry(tmp_path)
     report = build_site(root)
     assert report.records["model"] == len(list((root / "records/models").glob("*.yaml")))
     assert broken_links(report.out) == []
@@ -168,7 +160,7 @@ def test_the_real_registry_builds(tmp_path: Path) -> None:
 def test_reading_page_example_is_the_engines_trace(tmp_path: Path) -> None:
     """The derivation shown on the hand-written 'Reading a record page' is what the engine prints for
     the seed record."""
-    root = _copy_real_registry(tmp_path)
+    root = copy_real_registry(tmp_path)
     from registry.checker.pipeline import check
 
     result = check(root)

@@ -15,6 +15,7 @@ from registry.checker.pipeline import check
 from registry.kinds.records import Benchmark
 from registry.site import generate
 from registry.site._leaderboards import Boards, board_page, entry_of, hardware_page
+from registry.site._svg import Figure, linear_bar_chart
 from tests.browser.site_registry import ENGINE, HARDWARE, MODEL, PAYLOAD, make_registry
 
 HOSTILE_SYSTEM = f'<script>{PAYLOAD}</script><img src=x onerror="{PAYLOAD}"> Rack & "Co"'
@@ -289,6 +290,27 @@ def test_a_hostile_system_name_and_engine_version_reach_pages_and_chart_only_as_
     assert any(label.startswith("<script>") for label in labels)  # the parsed text is the name itself
     board = _page(site, board_page("models/example-llama", "offline"))
     assert "<small>1.0 &lt;svg onload=" in board
+
+
+def test_a_legend_name_too_long_for_the_chart_is_cut_short_and_kept_whole_in_its_title() -> None:
+    """A CPU system's accelerator name (sockets, memory, vendor) ran past the chart's right edge."""
+    long = "Intel Xeon 6788P, 4 sockets, 2048GB host memory (Cisco X410M M8 compute node, 2 sockets each)"
+    svg = linear_bar_chart(
+        "c",
+        [Figure("a", 2.0, "2", long), Figure("b", 1.0, "1", "GPU")],
+        title="T",
+        description="D",
+        colours={long: "#000", "GPU": "#111"},
+    )
+    ns = "{http://www.w3.org/2000/svg}"
+    tree = ET.fromstring(svg)
+    width = float(tree.get("viewBox", "0 0 0 0").split()[2])
+    legend = [text for text in tree.iter(f"{ns}text") if text.find(f"{ns}title") is not None]
+    assert len(legend) == 1 and legend[0].findtext(f"{ns}title") == long
+    shown = "".join(legend[0].itertext()).removeprefix(long)
+    assert shown.endswith("…") and long.startswith(shown[:-1])
+    assert float(legend[0].get("x", "0")) + 7 * len(shown) <= width  # the estimate that lays rows out
+    assert "GPU" in {text.text for text in tree.iter(f"{ns}text")}  # a short name stays whole
 
 
 def test_an_accelerator_page_compares_its_results_across_scenarios(site: Path) -> None:

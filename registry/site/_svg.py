@@ -119,11 +119,15 @@ def _token_label(tokens: int) -> str:
 
 
 def _legend(entries: Sequence[tuple[str, str, bool]], x: float, y: float, width: float) -> tuple[str, float]:
-    """Legend swatches laid out in rows from (x, y); returns the SVG and the height used."""
+    """Legend swatches laid out in rows from (x, y); returns the SVG and the height used. A name too
+    long for a row of its own is cut short with an ellipsis, the whole name in its ``<title>``: drawn
+    whole it would run past the chart's edge, where the SVG cuts it off."""
     parts: list[str] = []
     cursor_x, cursor_y = x, y
+    longest = max(int((width - 40) / 7), 8)
     for name, colour, dashed in entries:
-        item_width = 40 + 7 * len(name)
+        shown = _truncate(name, longest)
+        item_width = 40 + 7 * len(shown)
         if cursor_x + item_width > x + width and cursor_x > x:
             cursor_x, cursor_y = x, cursor_y + 18
         swatch_y = cursor_y - 4.0
@@ -139,7 +143,10 @@ def _legend(entries: Sequence[tuple[str, str, bool]], x: float, y: float, width:
                 stroke_dasharray=dash,
             )
         )
-        parts.append(_text(cursor_x + 24, cursor_y, name))
+        whole = f"<title>{escape(name)}</title>" if shown != name else ""
+        parts.append(
+            _shape("text", whole + str(escape(shown)), x=cursor_x + 24, y=cursor_y, fill="currentColor")
+        )
         cursor_x += item_width
     return "".join(parts), cursor_y - y + 18
 

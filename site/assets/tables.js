@@ -1,6 +1,7 @@
 /* Sortable, filterable tables: every <table data-sortable> gets header buttons that sort by that
  * column (numbers by their data-sort value, text by its words) and a filter box above it. Without
- * JavaScript the table is an ordinary table, already in a sensible order. No dependencies. */
+ * JavaScript the table is an ordinary table, already in a sensible order. And any table or code too
+ * wide for the text column scrolls in a box that fits the window. No dependencies. */
 (function () {
   "use strict";
 
@@ -83,9 +84,35 @@
     addFilter(table);
   }
 
+  /* A table wider than the theme's scrolling wrapper, or code wider than its block, gets a box no
+   * taller than the window (registry.css), so that its sideways scroll bar is in sight rather than
+   * below the last line; measured again when the window's width or the shown rows change. */
+  var SCROLLERS = ".md-typeset__scrollwrap, .md-typeset pre, .md-typeset pre > code";
+
+  function markWide() {
+    document.querySelectorAll(SCROLLERS).forEach(function (box) {
+      box.classList.toggle("registry-wide", box.scrollWidth > box.clientWidth + 1);
+    });
+  }
+
+  var pending = false;
+  function markWideSoon() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; markWide(); });
+  }
+
   function enhanceAll() {
     document.querySelectorAll("table[data-sortable]").forEach(enhance);
+    markWide();
   }
+
+  window.addEventListener("resize", markWideSoon);
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.classList && event.target.classList.contains("registry-filter")) {
+      markWideSoon();
+    }
+  });
 
   /* Material's instant navigation (if ever enabled) swaps pages without a load event. */
   if (typeof window.document$ !== "undefined" && window.document$.subscribe) {

@@ -225,3 +225,12 @@ def make_registry(root: Path, records: dict[str, str] | None = None) -> Path:
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     shutil.copytree(REPO / "site", root / "site", ignore=shutil.ignore_patterns("generated"))
     return root
+
+
+def copy_real_registry(target: Path) -> Path:
+    """A copy of this repository's registry at ``target`` (records, schemas, the site's sources and
+    configuration, without generated pages), to build without touching the working tree."""
+    for folder in ("records", "schemas", "site"):
+        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("generated"))
+    shutil.copy(REPO / "mkdocs.yml", target / "mkdocs.yml")
+    return target
