@@ -47,6 +47,9 @@ from benchmarks.generate import generate  # noqa: E402
 class Timing:
     seconds: float
     peak_kib: int
+    low: float = 0.0
+    """The fastest and the slowest run: on a shared machine the spread says how far to trust the median."""
+    high: float = 0.0
 
 
 def run(command: list[str], cwd: Path) -> Timing:
@@ -67,7 +70,12 @@ def median(command: list[str], cwd: Path, repeat: int, before: object = None) ->
         if callable(before):
             before()
         timings.append(run(command, cwd))
-    return Timing(statistics.median(t.seconds for t in timings), max(t.peak_kib for t in timings))
+    return _summary(timings)
+
+
+def _summary(timings: list[Timing]) -> Timing:
+    seconds = [t.seconds for t in timings]
+    return Timing(statistics.median(seconds), max(t.peak_kib for t in timings), min(seconds), max(seconds))
 
 
 def check_jsonschema(root: Path, repeat: int) -> Timing:
@@ -95,7 +103,7 @@ def check_jsonschema(root: Path, repeat: int) -> Timing:
             )
             total, peak = total + timing.seconds, max(peak, timing.peak_kib)
         timings.append(Timing(total, peak))
-    return Timing(statistics.median(t.seconds for t in timings), max(t.peak_kib for t in timings))
+    return _summary(timings)
 
 
 def measure(size: int, repeat: int, scratch: Path) -> dict[str, Timing]:
@@ -138,7 +146,7 @@ def table(all_results: dict[int, dict[str, Timing]]) -> str:
         "| --- | " + " | ".join("---" for _ in sizes) + " |",
     ]
     for name in next(iter(all_results.values())):
-        cells = [f"{all_results[n][name].seconds:.3f} s" for n in sizes]
+        cells = [_cell(all_results[n][name]) for n in sizes]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     ratios = {
         "cold / check-jsonschema (target ≤ 0.2)": lambda r: (
@@ -167,12 +175,20 @@ def table(all_results: dict[int, dict[str, Timing]]) -> str:
     return "\n".join(lines)
 
 
+def _cell(timing: Timing) -> str:
+    """The median, and the range of the runs when they differ."""
+    if timing.high - timing.low < 0.0005:
+        return f"{timing.seconds:.3f} s"
+    return f"{timing.seconds:.3f} s ({timing.low:.2f}–{timing.high:.2f})"
+
+
 PAGE = """# Performance
 
 `registry check` runs on every pull request, so it has to stay fast as the registry grows. These
 figures come from `benchmarks/check_bench.py`, which generates synthetic registries of realistic
 records (about 3 KB each, with comments and nested claims whose values the engine computes) and times
-each command as a separate process, the median of {repeat} runs, side by side with `check-jsonschema`
+each command as a separate process, the median of {repeat} runs (in brackets, the fastest and the
+slowest), side by side with `check-jsonschema`
 validating the same files against the same committed schemas.
 
 Measured {date} on {machine}:
