@@ -188,8 +188,8 @@ PAGE = """# Performance
 figures come from `benchmarks/check_bench.py`, which generates synthetic registries of realistic
 records (about 3 KB each, with comments and nested claims whose values the engine computes) and times
 each command as a separate process, the median of {repeat} runs (in brackets, the fastest and the
-slowest), side by side with `check-jsonschema`
-validating the same files against the same committed schemas.
+slowest), side by side with `check-jsonschema` validating the same files against the same committed
+schemas.
 
 Measured {date} on {machine}:
 
