@@ -15,6 +15,9 @@ prose quotes figures: read them again). Run it on a quiet machine:
 
     .venv/bin/python benchmarks/check_bench.py --sizes 1000 10000 --repeat 3 --write-page
 
+The package's bytecode is compiled first, as an installed tool's is: with PYTHONDONTWRITEBYTECODE set
+every run would compile the modules it imports, which is not what a user's check pays.
+
 Files are generated, then left to age 2 s: the cache trusts a file's stat only when it is older than
 that (as git does), so a benchmark that checks within the same second measures digesting instead.
 """
@@ -44,6 +47,9 @@ from benchmarks.generate import generate  # noqa: E402
 class Timing:
     seconds: float
     peak_kib: int
+    low: float = 0.0
+    """The fastest and the slowest run: on a shared machine the spread says how far to trust the median."""
+    high: float = 0.0
 
 
 def run(command: list[str], cwd: Path) -> Timing:
@@ -64,7 +70,12 @@ def median(command: list[str], cwd: Path, repeat: int, before: object = None) ->
         if callable(before):
             before()
         timings.append(run(command, cwd))
-    return Timing(statistics.median(t.seconds for t in timings), max(t.peak_kib for t in timings))
+    return _summary(timings)
+
+
+def _summary(timings: list[Timing]) -> Timing:
+    seconds = [t.seconds for t in timings]
+    return Timing(statistics.median(seconds), max(t.peak_kib for t in timings), min(seconds), max(seconds))
 
 
 def check_jsonschema(root: Path, repeat: int) -> Timing:
@@ -92,7 +103,7 @@ def check_jsonschema(root: Path, repeat: int) -> Timing:
             )
             total, peak = total + timing.seconds, max(peak, timing.peak_kib)
         timings.append(Timing(total, peak))
-    return Timing(statistics.median(t.seconds for t in timings), max(t.peak_kib for t in timings))
+    return _summary(timings)
 
 
 def measure(size: int, repeat: int, scratch: Path) -> dict[str, Timing]:
@@ -111,6 +122,8 @@ def measure(size: int, repeat: int, scratch: Path) -> dict[str, Timing]:
             handle.write("# edited\n")
 
     results["check one changed"] = median([registry, "check"], root, repeat, before=touch_one)
+    named = [registry, "check", str(changed.relative_to(root))]
+    results["check one changed, named"] = median(named, root, repeat, before=touch_one)
     run_record = root / "records" / "kv-efficiency" / "run-00000.yaml"
 
     def edit_run() -> None:
@@ -133,7 +146,7 @@ def table(all_results: dict[int, dict[str, Timing]]) -> str:
         "| --- | " + " | ".join("---" for _ in sizes) + " |",
     ]
     for name in next(iter(all_results.values())):
-        cells = [f"{all_results[n][name].seconds:.3f} s" for n in sizes]
+        cells = [_cell(all_results[n][name]) for n in sizes]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     ratios = {
         "cold / check-jsonschema (target ≤ 0.2)": lambda r: (
@@ -162,13 +175,21 @@ def table(all_results: dict[int, dict[str, Timing]]) -> str:
     return "\n".join(lines)
 
 
+def _cell(timing: Timing) -> str:
+    """The median, and the range of the runs when they differ."""
+    if timing.high - timing.low < 0.0005:
+        return f"{timing.seconds:.3f} s"
+    return f"{timing.seconds:.3f} s ({timing.low:.2f}–{timing.high:.2f})"
+
+
 PAGE = """# Performance
 
 `registry check` runs on every pull request, so it has to stay fast as the registry grows. These
 figures come from `benchmarks/check_bench.py`, which generates synthetic registries of realistic
 records (about 3 KB each, with comments and nested claims whose values the engine computes) and times
-each command as a separate process, the median of {repeat} runs, side by side with `check-jsonschema`
-validating the same files against the same committed schemas.
+each command as a separate process, the median of {repeat} runs (in brackets, the fastest and the
+slowest), side by side with `check-jsonschema` validating the same files against the same committed
+schemas.
 
 Measured {date} on {machine}:
 
@@ -181,6 +202,8 @@ What each row means:
 - **check unchanged**: `registry check` again with nothing changed, answered from `.registry-cache/`.
 - **check one changed**: one model record edited since the last run: it and the records that name it
   are checked again, every other file's findings come from the cache.
+- **check one changed, named**: the same, as `registry check records/models/<file>.yaml`: the file's
+  findings are cut from the whole answer, so naming it costs no more.
 - **check one run changed**: one kv-efficiency record edited: it and the records it names are loaded.
 - **check-jsonschema**: schema validation only, no references, no arithmetic, no line numbers.
 - **db**: `registry db`, the DuckDB file with the engine's results.
@@ -197,6 +220,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--write-page", action="store_true", help="write the table to site/performance.md")
     args = parser.parse_args()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "registry")], check=True)
     results: dict[int, dict[str, Timing]] = {}
     with tempfile.TemporaryDirectory(prefix="registry-bench-") as scratch:
         for size in args.sizes:

@@ -196,3 +196,36 @@ def test_the_results_db_and_site_read_stay_whole(root: Path, capsys: pytest.Capt
     runs = {entry.id for entry in result.index if entry.kind in ("kv-efficiency", "benchmark")}
     models = {entry.id for entry in result.index if entry.kind == "model"}
     assert set(result.results.runs) == runs and set(result.results.models) == models
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [
+        [MODEL],
+        [RUN],
+        ["records/kv-efficiency"],
+        [HARDWARE, "records/engines"],
+        ["schemas/model.schema.json"],  # a file that is not a record: said so, as in a whole check
+    ],
+    ids=["edited", "referencing", "folder", "file-and-folder", "not-a-record"],
+)
+def test_a_check_of_paths_after_an_edit_re_checks_only_the_change(
+    root: Path, paths: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`registry check PATHS` reports from the whole answer, so after an edit it re-checks what the edit
+    reaches (the whole check forbidden) and answers as `registry check --no-cache PATHS`."""
+    named = [str(root / path) for path in paths]
+    _run(root, capsys, *named)  # fills the cache with the whole answer
+    _edit(root, MODEL, "num_hidden_layers: 61", "num_hidden_layers: 62")
+    with monkeypatch.context() as patched:
+
+        def refuse(*args: object, **kwargs: object) -> None:
+            raise AssertionError("the whole registry was checked; only the change should have been")
+
+        patched.setattr(registry.checker.pipeline, "check", refuse)
+        incremental = _run(root, capsys, *named)
+        unchanged = _run(root, capsys, *named)  # answered from the cache
+        whole_after = _run(root, capsys)  # the same cache answers the whole registry too
+    assert incremental == unchanged == _run(root, capsys, "--no-cache", *named)
+    assert whole_after == _run(root, capsys, "--no-cache")
+    assert f"{RUN}:" in whole_after[1] and "F001" in whole_after[1]  # the edit reached the run

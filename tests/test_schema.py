@@ -23,7 +23,7 @@ from referencing.exceptions import Unresolvable
 
 from registry.checker.load import load_canonical
 from registry.kinds.records import KINDS, MODEL_CLASSES
-from registry.kinds.schema import SCHEMA_URI, RecordValidator, stale, validator_for
+from registry.kinds.schema import SCHEMA_URI, record_validator, stale, validator_for
 from tests.conftest import GOLDEN, REPO
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -279,10 +279,10 @@ _REMOTE = {"$schema": SCHEMA_URI, "$ref": "https://schemas.invalid/elsewhere.sch
 @pytest.mark.parametrize(
     ("validator", "attempts"),
     [
-        (RecordValidator(_REMOTE, registry=Registry()), "[]"),
+        (record_validator()(_REMOTE, registry=Registry()), "[]"),
         (Draft202012Validator(_REMOTE), "['urllib.request.urlopen']"),
         (
-            RecordValidator(_REMOTE, registry=Registry(retrieve=_retrieve_over_http)),
+            record_validator()(_REMOTE, registry=Registry(retrieve=_retrieve_over_http)),
             "['socket.create_connection']",
         ),
     ],

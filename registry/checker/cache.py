@@ -181,6 +181,7 @@ class CheckCache:
         self.previous: Previous | None = None
         """After a :meth:`lookup` that missed: the last answer and what changed since, when the cache
         holds what a check of only the changes needs."""
+        self._record_files: list[str] | None = None
 
     def lookup(self) -> CachedResult | None:
         """The stored answer if it still holds; ``None`` for a miss, and for a cache file that cannot be
@@ -212,13 +213,20 @@ class CheckCache:
                 self.digests.setdefault(path, str(cached[1]))  # unchanged: not read again on store
         result = stored["result"]
         diagnostics = [_diagnostic(item) for item in result["diagnostics"]]
-        if not changed:
-            return CachedResult(self.root, int(result["files"]), diagnostics)
         facts = stored.get("facts")
+        if not changed:
+            if isinstance(facts, dict):
+                self._record_files = [str(path) for path in facts]
+            return CachedResult(self.root, int(result["files"]), diagnostics)
         if isinstance(facts, dict):
             known = {str(path): _facts(item) for path, item in facts.items()}
             self.previous = Previous(int(result["files"]), diagnostics, known, frozenset(changed))
         return None
+
+    def record_files(self) -> list[str] | None:
+        """After a :meth:`lookup` that hit: the record files the answer is about (None when the cache
+        does not say), from which ``registry check PATHS`` reports on the files named."""
+        return self._record_files
 
     def _digest_of(self, path: str) -> str:
         if path not in self.digests:

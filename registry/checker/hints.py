@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from registry.engine.units import Dimension, QuantityError, known_units, parse_context, parse_quantity
 from registry.kinds.fields import DTYPE_PATTERN, ID_PATTERN
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 DTYPE_NAMES = tuple(DTYPE_PATTERN.strip("^$()").split("|"))
 """The dtype names a record may use, as the schema's pattern lists them."""

@@ -34,11 +34,12 @@ from registry.checker.limits import MAX_FILE_BYTES
 from registry.checker.load import Document
 from registry.checker.revisions import revision_findings
 from registry.checker.salvage import salvage, skipped_note
+from registry.checker.selection import report_on, selection_of
 from registry.checker.validate import validate
 from registry.codes import refs
 from registry.codes.schema import OUTDATED_SCHEMA_VERSION
-from registry.diagnostics import Diagnostic, Severity, sort_diagnostics
-from registry.errors import RegistryError, UsageError
+from registry.diagnostics import Diagnostic, Severity
+from registry.errors import RegistryError
 from registry.ids import record_id as resolve_id
 from registry.ids import record_path
 from registry.kinds.records import Record
@@ -75,56 +76,21 @@ class CheckResult:
         return self.count(Severity.ERROR) == 0
 
 
-def _select(root: Path, paths: Sequence[Path]) -> frozenset[str]:
-    chosen: set[str] = set()
-    for given in paths:
-        absolute = given if given.is_absolute() else Path.cwd() / given
-        if not absolute.exists() and not absolute.is_symlink():
-            raise UsageError(f"{given}: no such file or folder")
-        try:
-            relative = Path(os.path.normpath(absolute)).relative_to(root)
-        except ValueError:
-            raise UsageError(f"{given} is outside the registry at {root}") from None
-        text = relative.as_posix()
-        if absolute.is_dir() and not absolute.is_symlink():
-            chosen.add(text.rstrip("/") + "/")
-        else:
-            chosen.add(text)
-    return frozenset(chosen)
-
-
-def _selected(path: str, selection: frozenset[str] | None) -> bool:
-    if selection is None:
-        return True
-    return path in selection or any(
-        (item.endswith("/") and (path + "/").startswith(item)) or item == "./" for item in selection
-    )
-
-
 def check(root: Path, paths: Sequence[Path] = (), *, formulas: bool = True) -> CheckResult:
     """Check the registry at ``root``; with ``paths``, report only on those files or folders, still
     resolving references against the whole registry."""
-    selection = _select(root, paths) if paths else None
+    selection = selection_of(root, paths) if paths else None
     files, diagnostics = discover(root)
-    if selection is not None:
-        for item in selection:
-            if not item.endswith("/") and item not in files and not any(d.path == item for d in diagnostics):
-                diagnostics.append(
-                    refs.OUTSIDE_RECORDS.diagnostic(
-                        item, 1, 1, "not a record file: records are records/<collection>/<slug>.yaml"
-                    )
-                )
     loaded = load_files(root, files)
     later = later_stages(root, loaded, formulas=formulas)
     diagnostics.extend(loaded.diagnostics)
     diagnostics.extend(later.diagnostics)
-    reported = [d for d in diagnostics if _selected(d.path, selection)]
-    checked = sum(1 for path in files if _selected(path, selection))
+    checked, reported = report_on(selection, files, diagnostics)
     return_freed_memory()  # for the database build or the site that may follow
     return CheckResult(
         root=root,
         files=checked,
-        diagnostics=sort_diagnostics(reported),
+        diagnostics=reported,
         index=later.index,
         selected=selection,
         failed_files=loaded.failed,

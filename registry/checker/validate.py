@@ -11,10 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import ValidationError
-from jsonschema.exceptions import best_match
 from pydantic import ValidationError as PydanticError
 
 from registry.checker.hints import context_finding, limit_finding, pattern_hint, quantity_finding, type_hint
@@ -27,6 +25,9 @@ from registry.diagnostics import Diagnostic
 from registry.kinds.fields import SCHEMA_VERSIONS, needs_message
 from registry.kinds.records import KINDS, MODEL_CLASSES, Record
 from registry.kinds.schema import fast_validator_for, validator_for
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 MAX_FINDINGS = 100
 """The most schema findings listed for one file; past it, one S007 says that more remain."""
@@ -180,6 +181,8 @@ def _from_jsonschema(document: Document, error: ValidationError, kind: str) -> l
 
 def _leaf(error: ValidationError) -> ValidationError:
     """For anyOf/oneOf, the branch error that best says what is wrong."""
+    from jsonschema.exceptions import best_match  # lazy
+
     while error.validator in ("anyOf", "oneOf") and error.context:
         branches = [e for e in error.context if e.validator != "type"] or list(error.context)
         deeper = best_match(branches)

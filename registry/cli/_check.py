@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from registry.cli._common import registry_root
+
+if TYPE_CHECKING:
+    from registry.diagnostics import Diagnostic
 
 DESCRIPTION = """\
 Check records: every file under records/ (or the PATHS given) is parsed, validated against its kind's
@@ -45,29 +48,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from registry.checker.cache import CachedResult, CheckCache  # lazy
-    from registry.report.reporters import REPORTERS, Reportable  # lazy
+    from registry.checker.cache import CachedResult  # lazy
+    from registry.checker.selection import report_on, selection_of  # lazy
+    from registry.report.reporters import REPORTERS  # lazy
 
     root = registry_root(args)
-    cache = None
-    if not args.no_cache and all(os.path.lexists(p) for p in args.paths):
-        selection = sorted(os.path.relpath(os.path.abspath(p), root) for p in args.paths)
-        cache = CheckCache(root, {"paths": selection})
-    result: Reportable | None = cache.lookup() if cache else None
-    if result is None and cache is not None and cache.previous is not None:
-        from registry.checker.incremental import recheck  # lazy
-
-        rechecked = recheck(root, cache.previous)
-        if rechecked is not None:
-            cache.store(rechecked.files, rechecked.diagnostics, rechecked.digests, rechecked.facts)
-            result = CachedResult(root, rechecked.files, rechecked.diagnostics)
-    if result is None:
-        from registry.checker.pipeline import check  # lazy
-
-        fresh = check(root, [Path(p) for p in args.paths])
-        if cache is not None:
-            facts = None if args.paths else fresh.facts  # what changed is re-checked for the whole only
-            cache.store(fresh.files, fresh.diagnostics, fresh.digests, facts)
-        result = fresh
+    selection = selection_of(root, [Path(p) for p in args.paths]) if args.paths else None
+    files, diagnostics = _whole(root, fresh=args.no_cache)
+    count, reported = report_on(selection, files, diagnostics)
+    result = CachedResult(root, count, reported)
     REPORTERS[args.format](result, sys.stdout, sys.stderr)
     return 0 if result.ok else 1
+
+
+def _whole(root: Path, *, fresh: bool) -> tuple[list[str], list[Diagnostic]]:
+    """Every record file of the registry and every finding: the cache's when nothing changed, a
+    re-check of what changed, or a whole check. PATHS are reported from the whole answer, so a check of
+    one file after an edit is a re-check of what the edit reaches too."""
+    from registry.checker.cache import CheckCache  # lazy
+
+    cache = None if fresh else CheckCache(root, {"paths": []})
+    if cache is not None:
+        hit = cache.lookup()
+        files = cache.record_files()
+        if hit is not None and files is not None:
+            return files, hit.diagnostics
+        if hit is None and cache.previous is not None:
+            from registry.checker.incremental import recheck  # lazy
+
+            rechecked = recheck(root, cache.previous)
+            if rechecked is not None:
+                cache.store(rechecked.files, rechecked.diagnostics, rechecked.digests, rechecked.facts)
+                return list(rechecked.facts), rechecked.diagnostics
+    from registry.checker.pipeline import check  # lazy
+
+    checked = check(root)
+    if cache is not None:
+        cache.store(checked.files, checked.diagnostics, checked.digests, checked.facts)
+    return list(checked.facts), checked.diagnostics

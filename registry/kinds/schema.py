@@ -4,6 +4,9 @@
 validates every record against the committed file (jsonschema, draft 2020-12) before the pydantic model,
 so a schema that drifted from the code shows up as a disagreement, and ``registry schema --check`` fails
 when a committed file is stale. Nothing is ever fetched: references resolve in a local registry.
+
+A valid record is answered by the compiled validator (jsonschema-rs); the Python one, which words every
+finding, is imported only when a record needs it, so a check of a few valid files does not load it.
 """
 
 from __future__ import annotations
@@ -13,14 +16,13 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from registry.files import write_atomic
 from registry.kinds.records import KINDS, MODEL_CLASSES, SCHEMA_VERSIONS
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 ID_BASE = "https://inference-efficiency-registry.invalid/schemas/"
@@ -73,6 +75,8 @@ def _end_anchor(pattern: str) -> str:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    from jsonschema import ValidationError  # lazy
+
     if isinstance(instance, str) and re.search(_end_anchor(pattern), instance) is None:
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
@@ -82,11 +86,16 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-RecordValidator = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator,
-    validators={"pattern": _pattern},
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+@cache
+def record_validator() -> Any:
+    """The validator class: draft 2020-12 with ECMA-262's ``$`` in patterns and no float taken for an integer."""
+    from jsonschema import Draft202012Validator, validators  # lazy
+
+    return validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator,
+        validators={"pattern": _pattern},
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
 
 
 @cache
@@ -101,12 +110,15 @@ def _load_committed(root: Path) -> dict[str, dict[str, Any]]:
 @cache
 def validator_for(root: Path, kind: str) -> Any:
     """A validator for the committed schema of ``kind``, resolving references locally only."""
+    from referencing import Registry, Resource  # lazy
+    from referencing.jsonschema import DRAFT202012  # lazy
+
     schemas = _load_committed(root)
     registry: Registry[Any] = Registry().with_resources(
         (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
         for schema in schemas.values()
     )
-    return RecordValidator(schemas[kind], registry=registry)
+    return record_validator()(schemas[kind], registry=registry)
 
 
 @cache
