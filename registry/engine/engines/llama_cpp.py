@@ -73,7 +73,9 @@ class LlamaCpp(Ideal):
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
         """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
         if mechanism.index_head_dim is not None:
-            return unsupported(f"llama.cpp's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+            return unsupported(
+                f"llama.cpp's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}"
+            )
         return super().attention(mechanism, settings)
 
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
