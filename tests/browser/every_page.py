@@ -110,9 +110,6 @@ class PageWatch:
     page: Any
     problems: list[str] = field(default_factory=list)
     pending: set[Any] = field(default_factory=set)
-    left: set[Any] = field(default_factory=set)
-    """Requests still running when the watch moved on to another page (the browser's own request for
-    the favicon comes after the page has loaded): leaving aborts them, which is no failure of the site."""
 
     def __post_init__(self) -> None:
         self.page.on("console", self._console)
@@ -128,14 +125,14 @@ class PageWatch:
 
     def _finished(self, request: Any) -> None:
         self.pending.discard(request)
-        self.left.discard(request)
 
     def _failed(self, request: Any) -> None:
+        """A request that got no answer. One the browser aborted is left out: the browser's own request
+        for the favicon, asked for after the page has loaded, is aborted when the test moves on, and
+        no fault of the site ends that way (a missing file answers 404, a refused one is refused)."""
         self.pending.discard(request)
-        if request in self.left and request.failure == "net::ERR_ABORTED":
-            self.left.discard(request)
-            return
-        self.problems.append(f"request failed: {request.url} ({request.failure})")
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _response(self, response: Any) -> None:
         if response.status >= 400:
@@ -149,11 +146,6 @@ class PageWatch:
         while self.pending and time.monotonic() < deadline:
             self.page.wait_for_timeout(20)
         self.problems += [f"request still running after {seconds:g} s: {r.url}" for r in self.pending]
-        self.pending.clear()
-
-    def leave(self) -> None:
-        """Moving on to another page: what is still running now is the page's no longer."""
-        self.left |= self.pending
         self.pending.clear()
 
     def take(self) -> list[str]:
@@ -184,7 +176,6 @@ def check_pages(
         shots.mkdir(parents=True, exist_ok=True)
         found: dict[str, list[str]] = {}
         for path in pages:
-            watch.leave()
             watch.page.goto(base_url + path, wait_until="load")
             problems = [*watch.take(), *watch.page.evaluate(LAYOUT_PROBE, SLACK)]
             if shot(path):
