@@ -576,6 +576,41 @@ def _deepseek_v4() -> list[Case]:
     return [Case("deepseek_v4", config)]
 
 
+def _dory() -> list[Case]:
+    """A looped stack of 1 input, 2 recurrent and 1 output layers run 3 times through the loop: per loop
+    (the default) the cache holds two more copies of the recurrent layers; written by the last loop only,
+    none. The released shape lists attention and mlp blocks separately, with every count doubled."""
+    sizes = {"num_key_value_heads": 2, "head_dim": 12, "sliding_window": WINDOW, "n_recurrent_loops": 3}
+    kinds = ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]
+    released = [block for kind in kinds for block in (kind, "mlp")]
+    stack = {"n_input_layers": 1, "n_output_layers": 1}
+    return [
+        Case("dory", _config("dory", num_hidden_layers=4, layer_types=kinds, **stack, **sizes)),
+        Case(
+            "dory-last-loop",
+            _config(
+                "dory",
+                num_hidden_layers=4,
+                layer_types=kinds,
+                recurrent_kv_cache_mode="last_loop",
+                **stack,
+                **sizes,
+            ),
+        ),
+        Case(
+            "dory-released",
+            _config(
+                "dory",
+                num_hidden_layers=8,
+                layer_types=released,
+                n_input_layers=2,
+                n_output_layers=2,
+                **sizes,
+            ),
+        ),
+    ]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -590,4 +625,5 @@ def cases_a_l() -> list[Case]:
         *_falcon_h1(),
         *_inkling(),
         *_deepseek_v4(),
+        *_dory(),
     ]

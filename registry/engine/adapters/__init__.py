@@ -30,6 +30,7 @@ from registry.engine.adapters import (
     deepseek_v4,
     dense,
     dense_classes,
+    dory,
     dsa,
     falcon,
     falcon_h1,
@@ -123,6 +124,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "got_ocr2": wrapped.got_ocr2,
     "fuyu": wrapped.fuyu,
     "doge": mistral.whole_model_window,
+    "dory": dory.dory,
     "dbrx": plain.dbrx,
     "gpt_neo": windowed.gpt_neo,
     **dict.fromkeys(

@@ -19,6 +19,7 @@ from registry.engine.adapters import (
     deepseek_v4,
     dense,
     dense_classes,
+    dory,
     dsa,
     falcon,
     falcon_h1,
@@ -125,6 +126,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     plain.dbrx: frozenset({FULL}),
     windowed.local_global: frozenset({FULL, SLIDING}),
     windowed.gpt_neo: frozenset({FULL, SLIDING}),
+    dory.dory: frozenset({FULL, SLIDING}),
     mistral.whole_model_window: frozenset({FULL, SLIDING}),
     qwen.qwen2: frozenset({FULL, SLIDING}),
     qwen.qwen3_next: frozenset({FULL, state("gated-deltanet")}),
@@ -296,7 +298,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
 _NOT_YET = (
     "blt",
     "cpmant",
-    "dory",
     "dots3_note",
     "dots3_note_text",
     "hrm_text",
