@@ -265,17 +265,31 @@ _ENCODER_ONLY_M_Z = (
     "xmod",
 )
 _OWN_REASONS: Mapping[str, Reason] = {
+    "blt": Reason(
+        "cache transformers cannot build",
+        "BLT keeps its cache in an EncoderDecoderCache used its own way (modeling_blt.py, transformers "
+        "5.24.0): the self-attention half holds the local encoder's K and V and the cross-attention half "
+        "the local decoder's self-attention K and V, one entry per byte in each of their layers; the "
+        "global transformer over patches and the cross-attentions keep nothing and run again at every "
+        "step. transformers 5.24.0 cannot build that cache itself: asked to cache (by generate too), "
+        "BltModel.forward builds DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers "
+        "(AttributeError), so there is no cache of its own to measure; no adapter yet.",
+    ),
     "openai-gpt": Reason(
         "no cache",
         "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "
         "and values and recomputes the whole sequence at every step, so there is no cache to lay out.",
     ),
     "qwen4_exp": Reason(
-        "block-compressed indexer",
-        "Qwen4-Exp mixes gated DeltaNet layers with indexed-attention layers whose indexer keeps "
-        "block-compressed keys (indexer_compress_ratio), and with per-layer embeddings each layer keeps "
-        "three convolution states (number_of_conv_states); the engine has no block-compressed indexer, "
-        "so no adapter yet.",
+        "indexer keys beside attention",
+        "Qwen4-Exp mixes gated DeltaNet layers with indexed-attention layers. transformers 5.24.0 "
+        "(modeling_qwen4_exp.py) caches no block-compressed keys: beside K and V each indexed layer keeps "
+        "one raw indexer key of indexer_head_dim per token (cache.update_indexer) and pools them into "
+        "blocks of indexer_compress_ratio at every step. The gated DeltaNet layers named in ple_layer_ids "
+        "keep two more conv states (number_of_conv_states 3): a dilated convolution window of "
+        "(ple_conv_kernel_size - 1) x ngram_size positions over hc_count x hidden_size channels, and the "
+        "last ngram_size - 1 token ids in int64. The engine has indexer keys beside attention, but sizes a "
+        "conv window by its kernel only and has no state of token ids, so no adapter yet.",
     ),
     "reformer": Reason(
         "bucketed cache",
@@ -296,7 +310,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
 }
 """Model types whose reason is their own, read from their transformers code."""
 _NOT_YET = (
-    "blt",
     "cpmant",
     "dots3_note",
     "dots3_note_text",
