@@ -76,6 +76,22 @@ def test_a_hybrid_model_gets_its_fixed_state_claimed(corpus: Path) -> None:
     assert "fixed_bytes" in [c.quantity for c in record.claims]
 
 
+def test_without_context_a_run_stops_at_its_model_s_maximum_and_says_so(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Gemma 2 9B stops at 8,192 tokens: the 128K default would be a record that draws R012 at once."""
+    argv = ["new", "kv-efficiency/gemma2-default", "--model", "gemma-2-9b", "--root", str(corpus)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "  context: 8,192 tokens, the model's max_context_tokens (shorter than 131,072)\n" in out
+    path = corpus / "records/kv-efficiency/gemma2-default.yaml"
+    assert _data(path)["context_tokens"] == 8192
+    assert check(corpus, [path]).diagnostics == []
+    # a model whose maximum is the default or longer keeps the default, without a note
+    record = write_new(corpus, NewOptions("kv-efficiency", "llama-default", model="llama-3.1-8b"))
+    assert _data(record.path)["context_tokens"] == 131_072 and not record.notes
+
+
 def test_each_claim_has_its_derivation_above_it(corpus: Path) -> None:
     record = write_new(corpus, NewOptions("kv-efficiency", "llama-trace", model="llama-3.1-8b"))
     lines = record.text.splitlines()

@@ -20,7 +20,7 @@ What is filled, and what is left to a person (the contributing page says the sam
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,10 @@ EVIDENCE = {
 """The evidence a new record of each kind usually has; the comment above it lists the others."""
 
 
+DEFAULT_CONTEXT = 131_072
+"""The context a run record gets when none is asked for (128K), unless its model's maximum is shorter."""
+
+
 @dataclass(frozen=True)
 class NewOptions:
     """What ``registry new`` was asked for: ``kind``/``slug`` and, for a run, its shape."""
@@ -63,7 +67,8 @@ class NewOptions:
     kind: str
     slug: str
     model: str | None = None
-    context_tokens: int = 131_072
+    context_tokens: int | None = None
+    """The run's context; ``None`` is :data:`DEFAULT_CONTEXT`, or the model's maximum where that is shorter."""
     batch: int = 1
     kv_dtype: str = "bf16"
     state_dtype: str | None = None
@@ -132,14 +137,26 @@ def _check_options(options: NewOptions) -> None:
             f"--layout {options.layout!r} is not an engine layout; use one of "
             f"{', '.join(ENGINE_LAYOUT_NAMES)}, optionally with a version (transformers@4)"
         )
-    if options.batch < 1 or options.context_tokens < 1:
+    if options.batch < 1 or (options.context_tokens is not None and options.context_tokens < 1):
         raise RegistryError("--context and --batch are at least 1")
+
+
+def default_context(model: Model | None) -> tuple[int, str | None]:
+    """The context of a run record whose context was not asked for, and a note when it is not the default:
+    a record past its model's maximum would draw R012 beyond-max-context the moment it is written."""
+    limit = model.max_context_tokens if model is not None else None
+    if limit is None or limit >= DEFAULT_CONTEXT:
+        return DEFAULT_CONTEXT, None
+    return (
+        limit,
+        f"context: {limit:,} tokens, the model's max_context_tokens (shorter than {DEFAULT_CONTEXT:,})",
+    )
 
 
 def run_for(options: NewOptions) -> Run:
     """The engine's run for the record's run shape, built as the check builds it from a record."""
     return make_run(
-        context_tokens=options.context_tokens,
+        context_tokens=options.context_tokens or DEFAULT_CONTEXT,
         batch=options.batch,
         engine_layout=options.layout,
         kv_dtype=options.kv_dtype,
@@ -261,6 +278,10 @@ def build(root: Path, options: NewOptions) -> NewRecord:
                 f"--model belongs to {' and '.join(RUN_KINDS)} records, not to a {options.kind} record"
             )
         model = load_record(root, resolve_id(options.model, "models"), Model)
+    context_note = None
+    if options.context_tokens is None:
+        context, context_note = default_context(model)
+        options = replace(options, context_tokens=context)
     head: dict[str, Any] = {
         "schema_version": SCHEMA_VERSIONS[options.kind],
         "id": record_id,
@@ -277,6 +298,8 @@ def build(root: Path, options: NewOptions) -> NewRecord:
             Item({"quantity": c.quantity, "stated": c.stated}, c.trace) for c in result.claims
         ]
         comments = {**_COMMENTS, "claims": trace}
+    if context_note is not None:
+        result.notes.insert(0, context_note)
     result.to_fill = [
         key
         for key, value in fields.items()

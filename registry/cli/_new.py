@@ -39,7 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model", metavar="ID", help="the model record of a kv-efficiency or benchmark record"
     )
-    parser.add_argument("--context", default="131072", metavar="N", help="context length (default 131072)")
+    parser.add_argument(
+        "--context",
+        metavar="N",
+        help="context length (default 131072, or the model's max_context_tokens where that is shorter)",
+    )
     parser.add_argument("--batch", type=int, default=1, metavar="N", help="sequences (default 1)")
     parser.add_argument("--kv-dtype", default="bf16", metavar="D", help="KV-cache format (default bf16)")
     parser.add_argument("--state-dtype", metavar="D", help="recurrent-state format (default: the engine's)")
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     kind, slug = parse_target(args.target)
     try:
-        context = parse_context(args.context)
+        context = None if args.context is None else parse_context(args.context)
     except QuantityError as error:
         raise RegistryError(f"--context: {error}") from None
     options = NewOptions(
