@@ -3,18 +3,17 @@ dtypes and engine layout. Importable for notebooks: :func:`calc_config` and :fun
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from registry.config_file import read_config as read_bounded
-from registry.engine.adapters import layer_groups_from_config, stated_dtype
+from registry.engine.adapters import layer_groups_from_config
 from registry.engine.compute import CacheResult, compute
-from registry.engine.dtypes import FLOAT_DTYPES, UnknownDtypeError, canonical_dtype, model_dtype_of
 from registry.engine.layers import LayerGroups
 from registry.engine.units import format_bytes, format_int
+from registry.results.geometry import model_dtype
 
 
 def calc_config(
@@ -70,22 +69,6 @@ class _Formats:
     state_dtype: str | None
     model_dtype: str | None
     engine_layout: str
-
-
-def model_dtype(config: Mapping[str, Any], weights: str | None) -> str | None:
-    """The dtype the model computes in: ``weights`` when it names an unquantized format, else the
-    config's ``dtype`` / ``torch_dtype`` when that is one (quantized weights still compute in it), else
-    None. An unknown ``weights`` name raises; a config's unknown spelling is not a dtype."""
-    if weights is not None:
-        told = model_dtype_of(canonical_dtype(weights))
-        if told is not None:
-            return told
-    stated = stated_dtype(config)
-    try:
-        canonical = canonical_dtype(stated) if stated is not None else None
-    except UnknownDtypeError:
-        return None
-    return canonical if canonical in FLOAT_DTYPES else None
 
 
 def _calc(model: LayerGroups, formats: _Formats, context_tokens: int, batch: int) -> CacheResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -11,8 +12,10 @@ from registry.engine.adapters import (
     UnsupportedModelType,
     geometry_fields,
     layer_groups_from_config,
+    stated_dtype,
 )
 from registry.engine.compare import layout_differences
+from registry.engine.dtypes import FLOAT_DTYPES, UnknownDtypeError, canonical_dtype, model_dtype_of
 from registry.engine.layers import LayerGroups, LayerGroupsError
 from registry.engine.variants import Fields
 from registry.kinds.geometry import model_layer_groups
@@ -115,3 +118,19 @@ def _fields_of(model: Model) -> Fields:
         return geometry_fields(model.config or {})
     except ConfigFieldError:
         return {}
+
+
+def model_dtype(config: Mapping[str, Any], weights: str | None) -> str | None:
+    """The dtype the model computes in: ``weights`` when it names an unquantized format, else the
+    config's ``dtype`` / ``torch_dtype`` when that is one (quantized weights still compute in it), else
+    None. An unknown ``weights`` name raises; a config's unknown spelling is not a dtype."""
+    if weights is not None:
+        told = model_dtype_of(canonical_dtype(weights))
+        if told is not None:
+            return told
+    stated = stated_dtype(config)
+    try:
+        canonical = canonical_dtype(stated) if stated is not None else None
+    except UnknownDtypeError:
+        return None
+    return canonical if canonical in FLOAT_DTYPES else None

@@ -1,0 +1,135 @@
+"""The model page's calculator data: counted as the page's script counts it, every choice of every model
+in the registry gives exactly what the engine gives (``registry calc``'s figures), at contexts around
+every window, chunk, block and ratio, and a rule no form reproduces is left out with its reason."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from registry.checker.pipeline import load_record
+from registry.engine.compute import compute
+from registry.engine.layers import Attention, LayerGroup, LayerGroups
+from registry.kinds.geometry import model_layer_groups
+from registry.kinds.records import Model
+from registry.results.calculator import (
+    NOT_MIRRORED,
+    Choice,
+    as_data,
+    choices,
+    describe,
+    entries,
+    offered,
+    probe_contexts,
+    totals,
+)
+from registry.results.geometry import model_dtype
+from tests.conftest import REPO
+
+MODELS = sorted(path.stem for path in (REPO / "records" / "models").glob("*.yaml"))
+
+
+def _model(slug: str) -> tuple[LayerGroups, str | None]:
+    record = load_record(REPO, f"models/{slug}", Model)
+    return model_layer_groups(record), model_dtype(record.config or {}, None)
+
+
+def _contexts(layout: LayerGroups) -> list[int]:
+    sizes = {16, 64, 256, 512}
+    for mechanism in layout.mechanisms():
+        for name in ("window", "chunk", "ratio"):
+            value = getattr(mechanism, name, None)
+            if isinstance(value, int):
+                sizes.add(value)
+    picked = {1, 2, 15, 17, 1000, 4096, 131_072, 1_000_003}
+    for size in sizes:
+        picked.update({size - 1, size, size + 1, 2 * size + 511, 3 * size - 7})
+    return sorted(t for t in picked if t >= 1)
+
+
+def _exact(choice: Choice, layout: LayerGroups, model_dtype: str | None, t: int, batch: int) -> None:
+    expected = compute(
+        layout,
+        context_tokens=t,
+        batch=batch,
+        kv_dtype=choice.kv_dtype,
+        engine_layout=choice.engine_layout,
+        model_dtype=model_dtype,
+        traced=False,
+    )
+    found = totals(choice, t, batch)
+    where = f"{choice.engine_layout} {choice.kv_dtype} t={t} batch={batch}"
+    assert found.total_bytes == expected.total_bytes, where
+    assert (found.growing_bytes, found.window_bytes, found.fixed_bytes) == (
+        expected.growing_bytes,
+        expected.window_bytes,
+        expected.fixed_bytes,
+    ), where
+    assert found.group_bytes == tuple(g.bytes_at_context for g in expected.groups), where
+    assert found.bytes_per_token == Fraction(expected.bytes_per_token or 0), where
+
+
+@pytest.mark.parametrize("slug", MODELS)
+def test_every_choice_of_every_model_counts_as_the_engine(slug: str) -> None:
+    layout, dtype = _model(slug)
+    found = choices(layout, dtype)
+    assert [c.reason for c in found if c.reason == NOT_MIRRORED] == []
+    for choice in found:
+        if choice.reason is not None:
+            assert not compute(
+                layout,
+                context_tokens=1,
+                kv_dtype=choice.kv_dtype,
+                engine_layout=choice.engine_layout,
+                model_dtype=dtype,
+            ).computable
+            continue
+        for i, t in enumerate(_contexts(layout)):
+            _exact(choice, layout, dtype, t, 1 + 2 * (i % 2))  # batch 1 and 3 in turn
+
+
+def test_the_offered_layouts_have_figures_under_some_format() -> None:
+    layout, dtype = _model("deepseek-v3.2")
+    data = as_data(layout, dtype)
+    assert "llama.cpp" not in offered(data)  # its DSA indexer cache is not modelled
+    assert isinstance(data["layouts"]["llama.cpp"]["kv"]["bf16"], str)
+    assert offered(data)[:2] == ["ideal", "vllm"]
+
+
+def test_each_form_is_the_formula_it_names() -> None:
+    assert [entries(("blocks", 16, 16), t) for t in (1, 16, 17)] == [16, 16, 32]
+    assert [entries(("window", 16, 4096, 16), t) for t in (4096, 4097, 4112)] == [4096, 4112, 4096]
+    assert [entries(("window", 16, 4096, 16), t) for t in (4111, 4113)] == [4096, 4112]
+    assert [entries(("chunk", 8192), t) for t in (8192, 8193)] == [8192, 1]
+    assert [entries(("pad", 256, 0), t) for t in (1, 257)] == [256, 512]
+    assert entries(("pad", 256, 4608), 10**9) == 4608
+    assert entries(("min", 4095), 10**6) == 4095
+    with pytest.raises(ValueError, match="unknown rule"):
+        entries(("sqrt",), 4)
+
+
+def _odd(t: int, *, step: int) -> tuple[int, str]:
+    """A rule none of the forms gives: whole blocks plus one slot on every odd context."""
+    return -(-t // step) * step + t % 2, ""
+
+
+def test_a_rule_no_form_gives_is_left_out_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert describe(partial(_odd, step=16)) is None
+    plain = LayerGroups("example-unmatched", (LayerGroup(Attention(8, 96, 96), (0, 1)),))
+    monkeypatch.setattr("registry.results.calculator.describe", lambda rule: None)
+    try:
+        data = as_data(plain, "bf16")
+    finally:
+        choices.cache_clear()
+    assert offered(data) == []
+    assert data["layouts"]["vllm"]["kv"]["bf16"] == NOT_MIRRORED
+    assert "no fp8" in data["layouts"]["llama.cpp"]["kv"]["fp8"]  # the engine's own reason comes first
+
+
+def test_the_probe_reaches_the_longest_context_and_each_size() -> None:
+    contexts = probe_contexts([4096])
+    assert {1, 1100, 4095, 4096, 4097, 16384, 16387}.issubset(contexts)
+    assert max(contexts) == 2**40
