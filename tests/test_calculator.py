@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
-from pathlib import Path
 
 import pytest
 
@@ -133,3 +132,9 @@ def test_the_probe_reaches_the_longest_context_and_each_size() -> None:
     contexts = probe_contexts([4096])
     assert {1, 1100, 4095, 4096, 4097, 16384, 16387}.issubset(contexts)
     assert max(contexts) == 2**40
+
+
+def test_the_pages_script_stays_a_few_kilobytes() -> None:
+    """The calculator's script is loaded by every page of the site (it does nothing without a model
+    page's data): it stays small."""
+    assert (REPO / "site" / "assets" / "calculator.js").stat().st_size < 8 * 1024

@@ -9,12 +9,20 @@ fuzz campaign's ``site`` target on the inputs that broke it.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import yaml
 
 from fuzz.site import site
 from fuzz.targets import Broken
+from registry.kinds.geometry import model_layer_groups
+from registry.kinds.records import Model
+from registry.site import _calculator as calculator
+from registry.site._calculator import script_json
 from registry.site._guard import guard_page
 from registry.site._sanitize import render_markdown
+from tests.browser.site_registry import MODEL
 
 POC = "[PoC GPU](javascript:alert(document.domain)) ![](https://attacker.example/pixel.png)"
 
@@ -102,3 +110,35 @@ def test_the_guard_judges_an_attribute_after_an_equals_sign_with_no_name() -> No
     assert guard_page("=HREF=javascript:alert(1)>") == '=HREF="#">'
     assert guard_page("x]:cite=data:text/html,x") == 'x]:cite="#"'
     assert guard_page('<a href="../models/x.md">x</a>') == '<a href="../models/x.md">x</a>'
+
+
+SCRIPT_BREAKERS = [
+    "</script><script>alert(1)</script>",
+    "</SCRIPT >",
+    "<!--<script>",
+    "\"quoted\" 'single' \\ back",
+    "line\u2028separator\u2029paragraph",
+    "a href=javascript:alert(1) [x](javascript:alert(1)) <javascript:alert(1)>",
+    "&lt;/script&gt; &amp;",
+]
+
+
+@pytest.mark.parametrize("value", SCRIPT_BREAKERS)
+def test_a_value_in_the_calculators_json_cannot_end_the_element_or_be_rewritten(value: str) -> None:
+    data = {"name": value, "model": value, "layouts": {value: [value]}}
+    text = script_json(data)
+    assert not set(text) & {"<", ">", "&", "\u2028", "\u2029", "\n", "="}
+    assert json.loads(text) == data  # the same values to JSON.parse
+    assert guard_page(text) == text  # the address guard finds nothing to rewrite
+
+
+def test_a_hostile_model_name_reaches_the_calculator_as_data_only() -> None:
+    record = MODEL.replace(
+        "name: Example Llama", f"name: {json.dumps(SCRIPT_BREAKERS[0] + SCRIPT_BREAKERS[4])}"
+    )
+    model = Model.model_validate(yaml.safe_load(record))
+    part = calculator.section(model, model_layer_groups(model))
+    assert part.count("<script") == 1 and part.count("</script>") == 1  # its own data element, closed once
+    assert guard_page(part) == part
+    data = part.split(f'id="{calculator.DATA_ID}">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(data)["name"] == model.name

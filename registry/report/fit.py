@@ -16,8 +16,8 @@ from registry.engine.units import format_int
 from registry.ids import record_id
 from registry.kinds.geometry import model_layer_groups
 from registry.kinds.records import Hardware, Model
-from registry.report.calc import model_dtype
 from registry.results.fit import Fit, FitSettings, fit, hardware_bytes, weight_bytes
+from registry.results.geometry import model_dtype
 from registry.results.weights import WeightsFormat, published_weights
 
 

@@ -44,7 +44,7 @@ from registry.engine.plan import Component, EntryRule, GroupPlan, Settings
 from registry.engine.units import MAX_CONTEXT_TOKENS
 from registry.results.figures import ENGINE_LAYOUTS, KV_DTYPES, reasons
 
-Rule = tuple[str, ...] | tuple[Any, ...]
+Rule = tuple[str | int, ...]
 """A rule's form and its whole-number parameters, as the page's script reads it: ``("blocks", 16, 16)``."""
 
 NOT_MIRRORED = "its rule for how many entries a sequence keeps is not one the page's script reproduces"
@@ -85,7 +85,7 @@ class Choice:
 def entries(rule: Rule, t: int) -> int:
     """The entries ``rule`` keeps at context ``t``: the Python twin of the page's script, which the
     tests hold to :func:`registry.engine.compute.compute` and the script to ``registry calc``."""
-    kind, *values = rule
+    kind, values = rule[0], [int(value) for value in rule[1:]]
     if kind == "t":
         return t
     if kind == "one":

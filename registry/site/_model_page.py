@@ -2,8 +2,9 @@
 
 Every figure is the engine's, from the record's verbatim config (through the adapter of its
 ``model_type``) or its stated layer groups: per token and at 4K / 32K / 128K / 1M tokens for each engine
-layout and KV dtype, a memory-against-context chart, and how many 128K sequences fit on each hardware
-record of the registry.
+layout and KV dtype, a calculator that counts the cache for the reader's own context, batch, format and
+layout in the browser (:mod:`registry.site._calculator`), a memory-against-context chart, and how many
+128K sequences fit on each hardware record of the registry.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from registry.engine.dtypes import bytes_per_element
 from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Parallel, Recurrent
 from registry.engine.trace import layer_span
 from registry.kinds.records import Model
-from registry.site import _parts, _paths
+from registry.site import _calculator, _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, attrs, block, element, join, link, table
 from registry.site._model_figures import Chart, cache_tables, memory_chart
@@ -50,6 +51,7 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
             # The grid's explanation is the same on every model page: not worth a search hit.
             "## Cache per token and per sequence\n"
             + block(*cache_tables(context.results, model, geometry), searchable=False),
+            _calculator.section(model, layout),
             "## Memory against context\n"
             + block(_chart(memory_chart(context.results, model, geometry), page, files)),
             _hardware_section(context, page, model, layout),
