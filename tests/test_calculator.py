@@ -25,6 +25,7 @@ from registry.results.calculator import (
     probe_contexts,
     totals,
 )
+from registry.results.figures import reasons
 from registry.results.geometry import model_dtype
 from tests.conftest import REPO
 
@@ -78,13 +79,14 @@ def test_every_choice_of_every_model_counts_as_the_engine(slug: str) -> None:
     assert [c.reason for c in found if c.reason == NOT_MIRRORED] == []
     for choice in found:
         if choice.reason is not None:
-            assert not compute(
+            refused = compute(
                 layout,
                 context_tokens=1,
                 kv_dtype=choice.kv_dtype,
                 engine_layout=choice.engine_layout,
                 model_dtype=dtype,
-            ).computable
+            )
+            assert choice.reason == reasons(refused)  # the engine's own words, as calc gives them
             continue
         for i, t in enumerate(_contexts(layout)):
             _exact(choice, layout, dtype, t, 1 + 2 * (i % 2))  # batch 1 and 3 in turn

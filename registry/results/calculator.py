@@ -35,14 +35,14 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Any
 
-from registry.engine.compute import compute
 from registry.engine.dtypes import get_dtype
 from registry.engine.engines import get_engine
-from registry.engine.groups import group_growth, plan_group
+from registry.engine.groups import group_growth, plan_group, refused_group
 from registry.engine.layers import LayerGroups
-from registry.engine.plan import Component, EntryRule, GroupPlan, Settings
+from registry.engine.plan import Component, EngineRules, EntryRule, GroupPlan, MissingDimension, Settings
+from registry.engine.trace import layer_span
 from registry.engine.units import MAX_CONTEXT_TOKENS
-from registry.results.figures import ENGINE_LAYOUTS, KV_DTYPES, reasons
+from registry.results.figures import ENGINE_LAYOUTS, KV_DTYPES
 
 Rule = tuple[str | int, ...]
 """A rule's form and its whole-number parameters, as the page's script reads it: ``("blocks", 16, 16)``."""
@@ -186,27 +186,32 @@ def _term(component: Component, layers: int) -> Term | None:
     return None if rule is None else Term(component.part, rule, cost)
 
 
+def _refusal(layout: LayerGroups, rules: EngineRules, settings: Settings) -> str | None:
+    """Why the engine gives no figure under ``rules`` and ``settings`` (the reasons ``registry calc``
+    gives: each mechanism the engine does not handle, then each unknown dimension), or None."""
+    refused = [
+        refused_group(group, rules, plan, False)
+        for group in layout.groups
+        if isinstance(plan := plan_group(group, rules, settings), MissingDimension) or not plan.supported
+    ]
+    unsupported = [
+        f"{g.mechanism} layers {layer_span(g.layers)}: {g.reason}" for g in refused if not g.supported
+    ]
+    missing = [message for g in refused for message in g.not_computable]
+    return "; ".join([*unsupported, *missing]) or None
+
+
 def _choice(layout: LayerGroups, engine_layout: str, kv_dtype: str, model_dtype: str | None) -> Choice:
     """One engine layout and format: its groups' terms, or the reason it has none."""
-    try:
-        whole = compute(
-            layout,
-            context_tokens=1,
-            kv_dtype=kv_dtype,
-            engine_layout=engine_layout,
-            model_dtype=model_dtype,
-            traced=False,
-        )
-    except ValueError as error:  # an engine or format the engine refuses: a message, never an exception
-        return Choice(engine_layout, kv_dtype, reason=str(error))
-    if not whole.computable:
-        return Choice(engine_layout, kv_dtype, reason=reasons(whole))
     rules = get_engine(engine_layout)
     settings = Settings(get_dtype(kv_dtype), None, get_dtype(model_dtype) if model_dtype else None)
+    reason = _refusal(layout, rules, settings)
+    if reason is not None:
+        return Choice(engine_layout, kv_dtype, reason=reason)
     groups: list[GroupTerms] = []
     for group in layout.groups:
         plan = plan_group(group, rules, settings)
-        assert isinstance(plan, GroupPlan)  # a computable result has a plan for every group
+        assert isinstance(plan, GroupPlan)  # no refusal: the engine has a plan for every group
         terms = [_term(component, group.count) for component in plan.components]
         if any(term is None for term in terms):
             return Choice(engine_layout, kv_dtype, reason=NOT_MIRRORED)
