@@ -47,7 +47,10 @@ from registry.results.figures import ENGINE_LAYOUTS, KV_DTYPES
 Rule = tuple[str | int, ...]
 """A rule's form and its whole-number parameters, as the page's script reads it: ``("blocks", 16, 16)``."""
 
-NOT_MIRRORED = "its rule for how many entries a sequence keeps is not one the page's script reproduces"
+NOT_MIRRORED = (
+    "this calculator does not reproduce the engine's rule for how many entries a sequence keeps here "
+    "(registry calc gives the figure)"
+)
 """Why a layout and format is left out of the calculator when a rule matches no form."""
 
 
@@ -170,7 +173,8 @@ def describe(rule: EntryRule) -> Rule | None:
     engine's plans are memoised, so the same rule object comes back for every model sharing a mechanism,
     and the matching is done once for it.)"""
     for candidate in _candidates(rule):
-        if 0 in candidate[1:] and candidate[0] != "pad":
+        divisors = candidate[1:2] if candidate[0] == "pad" else candidate[1:]
+        if 0 in divisors:
             continue
         contexts = probe_contexts(n for n in candidate[1:] if isinstance(n, int))
         if all(entries(candidate, t) == rule(t)[0] for t in contexts):

@@ -19,7 +19,7 @@ from typing import Any
 from registry.engine.layers import LayerGroups
 from registry.engine.units import MAX_CONTEXT_TOKENS
 from registry.kinds.records import Model
-from registry.results.calculator import as_data, offered
+from registry.results.calculator import NOT_MIRRORED, as_data, offered
 from registry.results.geometry import model_dtype
 from registry.site._html import Html, block, element, join, table
 from registry.site._results import CHART_LAYOUT, HEADLINE_CONTEXT, KV_DTYPES
@@ -72,7 +72,7 @@ def section(model: Model, layout: LayerGroups) -> str:
         ),
         _form(data, shown),
         _result(),
-        _note(left_out),
+        _note(data, left_out),
     ]
     return "## Cache for your settings\n" + block(*parts, class_="calculator", searchable=False)
 
@@ -139,15 +139,22 @@ def _result() -> Html:
     )
 
 
-def _note(left_out: list[str]) -> Html:
+def _note(data: dict[str, Any], left_out: list[str]) -> Html:
     text = (
         "Counted in the browser from this page's figures, exactly as registry calc counts them (blocks, "
         "pages and padding of each engine layout included; the model dtype from the config)."
     )
-    if left_out:
+    unmirrored = [key for key in left_out if NOT_MIRRORED in data["layouts"][key]["kv"].values()]
+    refused = [key for key in left_out if key not in unmirrored]
+    if refused:
         text += (
-            f" Not offered: {', '.join(left_out)}, which has no figure the script reproduces for this "
-            "model (the tables above say why)."
+            " Not offered, as the engine gives no figure for this model under them (the tables above say "
+            f"why): {', '.join(refused)}."
+        )
+    if unmirrored:
+        text += (
+            " Not offered, as the script does not reproduce their rules for this model's cache exactly "
+            f"(the tables above and registry calc give their figures): {', '.join(unmirrored)}."
         )
     return element("p", text, class_="table-note")
 
