@@ -70,7 +70,7 @@ def _exact(choice: Choice, layout: LayerGroups, model_dtype: str | None, t: int,
         expected.fixed_bytes,
     ), where
     assert found.group_bytes == tuple(g.bytes_at_context for g in expected.groups), where
-    assert found.bytes_per_token == Fraction(expected.bytes_per_token or 0), where
+    assert found.steady_state_bytes_per_token == Fraction(expected.steady_state_bytes_per_token or 0), where
 
 
 @pytest.mark.parametrize("slug", MODELS)

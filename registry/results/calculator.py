@@ -245,14 +245,15 @@ def choices(layout: LayerGroups, model_dtype: str | None) -> tuple[Choice, ...]:
 @dataclass(frozen=True)
 class Totals:
     """The cache of one choice at a context and batch, as ``registry calc`` gives it: whole bytes by
-    part, the total, each group's bytes, and the growth per token of one sequence."""
+    part, the total, each group's bytes, and what one more token of one sequence adds once every window
+    is full (calc's ``steady_state_bytes_per_token``)."""
 
     total_bytes: int
     growing_bytes: int
     window_bytes: int
     fixed_bytes: int
     group_bytes: tuple[int, ...]
-    bytes_per_token: Fraction
+    steady_state_bytes_per_token: Fraction
 
 
 def totals(choice: Choice, t: int, batch: int = 1) -> Totals:

@@ -115,7 +115,7 @@ def _result() -> Html:
             ("growing", "Growing with the context"),
             ("window", "Held by windows and chunks"),
             ("fixed", "Fixed state"),
-            ("per-token", "Per extra token"),
+            ("per-token", "Per extra token, every window full"),
         )
     )
     # No class on the table: the theme styles exactly the tables without one.

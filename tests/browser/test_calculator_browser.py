@@ -131,7 +131,7 @@ def test_the_shown_bytes_are_registry_calcs(
     assert _shown(page, "total") == str(expected["total_bytes"])
     for part in ("growing", "window", "fixed"):
         assert _shown(page, part) == str(expected[f"{part}_bytes"]), part
-    assert _shown(page, "per-token") == str(expected["bytes_per_token"])
+    assert _shown(page, "per-token") == str(expected["steady_state_bytes_per_token"])
     rows = page.locator(".calculator-result tbody td[data-bytes]")
     assert [rows.nth(i).get_attribute("data-bytes") for i in range(rows.count())] == [
         str(group["bytes"]) for group in expected["groups"]
