@@ -574,6 +574,46 @@ def _deepseek_v4() -> list[Case]:
         hc_mult=2,
     )
     return [Case("deepseek_v4", config)]
+_INKLING2: dict[str, Any] = {
+    "head_dim": 16,
+    "swa_num_attention_heads": 4,
+    "swa_num_key_value_heads": 1,
+    "swa_head_dim": 8,
+    "sliding_window_size": WINDOW,
+    "d_rel": 4,
+    "rel_extent": 16,
+    "conv_kernel_size": 3,
+    "moe_intermediate_size": 16,
+    "n_routed_experts": 4,
+    "num_experts_per_tok": 2,
+    "unpadded_vocab_size": 64,
+    "n_layers_per_attn_res_block": 1,
+}
+"""Inkling 2's sliding layers with their own K/V heads and head size, so a swapped field shows; one layer
+per residual block, so that a loop may start and end at any layer."""
+
+
+def _inkling2() -> list[Case]:
+    """Inkling 2, and Inkling 2 with a loop over a full and a sliding layer run three times (two further
+    passes, each with its own copies of their cache layers after the model's four)."""
+    kinds = ["hybrid_sliding", "hybrid", "hybrid_sliding", "hybrid"]
+    text = _text("inkling2_text", num_hidden_layers=3, layer_types=kinds[:3], **_INKLING2)
+    loop = _text(
+        "inkling2_loop_text",
+        num_hidden_layers=4,
+        layer_types=kinds,
+        loop_config={"core_start": 1, "core_end": 3, "num_passes": 3, "gate_rank": 4},
+        **_INKLING2,
+    )
+    conv = (
+        "Inkling2ShortConvolution and Inkling2DynamicShortConvolution cast their input with float() "
+        "before the cache update (modeling_inkling2.py, modeling_inkling2_loop.py)"
+    )
+    source = _FP32_REFERENCE.format(conv)
+    return [
+        Case("inkling2_text", text, state="fp32", state_source=source),
+        Case("inkling2_loop_text", loop, state="fp32", state_source=source),
+    ]
 
 
 def _dory() -> list[Case]:
@@ -626,4 +666,5 @@ def cases_a_l() -> list[Case]:
         *_inkling(),
         *_deepseek_v4(),
         *_dory(),
+        *_inkling2(),
     ]

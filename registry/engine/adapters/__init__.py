@@ -137,6 +137,8 @@ _ADAPTERS: dict[str, Adapter] = {
         gemma4.gemma4,
     ),
     "inkling_text": inkling.inkling,
+    "inkling2_text": inkling.inkling2,
+    "inkling2_loop_text": inkling.inkling2_loop,
     "kimi_linear": kimi_linear.kimi_linear,
     "jamba": jamba.jamba,
     "bamba": mamba2_hybrid.bamba,

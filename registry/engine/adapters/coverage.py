@@ -203,6 +203,12 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     inkling.inkling: frozenset(
         {side_by_side(FULL, state(inkling.SCONV)), side_by_side(SLIDING, state(inkling.SCONV))}
     ),
+    inkling.inkling2: frozenset(
+        {side_by_side(FULL, state(inkling.SCONV2)), side_by_side(SLIDING, state(inkling.SCONV2))}
+    ),
+    inkling.inkling2_loop: frozenset(
+        {side_by_side(FULL, state(inkling.SCONV2)), side_by_side(SLIDING, state(inkling.SCONV2))}
+    ),
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
 
@@ -314,8 +320,6 @@ _NOT_YET = (
     "dots3_note",
     "dots3_note_text",
     "hrm_text",
-    "inkling2_loop_text",
-    "inkling2_text",
     "lara_mini",
 )
 

@@ -54,6 +54,9 @@ lightning attention starts and decays it in the dtype of the values, ``modeling_
 REFERENCE_CONV_FP32: dict[str, str] = {
     "inkling-sconv": "InklingShortConvolution casts its input with float() before the cache update "
     "(modeling_inkling.py)",
+    "inkling2-sconv": "Inkling2ShortConvolution and the Inkling2DynamicShortConvolution of the full layers' "
+    "K and V cast their input with float() before the cache update (modeling_inkling2.py, "
+    "modeling_inkling2_loop.py)",
 }
 """Recurrent families whose convolution windows transformers 5.24.0 caches in float32, whatever the
 model dtype, and where it does so; every other family's conv window keeps the model dtype (the tensor
