@@ -649,6 +649,28 @@ def _dory() -> list[Case]:
             ),
         ),
     ]
+def _lara_mini() -> list[Case]:
+    """Lara Mini's three kinds of layer, in the released pattern's order; gated DeltaNet sizes that all
+    differ, so a swapped factor changes the byte count."""
+    kinds = [
+        "linear_attention",
+        "sliding_attention",
+        "linear_attention",
+        "full_attention",
+        "sliding_attention",
+    ]
+    config = _config(
+        "lara_mini",
+        num_hidden_layers=5,
+        layer_types=kinds,
+        sliding_window=WINDOW,
+        **_DELTA_NET,
+        **_QWEN3_5_MOE,
+    )
+    state = _FP32_REFERENCE.format(
+        "torch_chunk_gated_delta_rule casts q, k, v, beta and g to float32 (modeling_lara_mini.py)"
+    )
+    return [Case("lara_mini", config, state="fp32", state_source=state)]
 
 
 def cases_a_l() -> list[Case]:
@@ -667,4 +689,5 @@ def cases_a_l() -> list[Case]:
         *_deepseek_v4(),
         *_dory(),
         *_inkling2(),
+        *_lara_mini(),
     ]

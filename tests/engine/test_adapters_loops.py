@@ -1,6 +1,7 @@
 """Adapters whose cache has more layers than the model builds, because layers run more than once and each
-run keeps its own cache layers (Inkling 2 with a loop), and Inkling 2's own class defaults. Byte-exactness
-against transformers is held by the conformance tests; these hold the rules on configs those do not try."""
+run keeps its own cache layers (Inkling 2 with a loop), and the class defaults of Inkling 2 and Lara Mini.
+Byte-exactness against transformers is held by the conformance tests; these hold the rules on configs
+those do not try (fields left out, loops out of range)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from registry.engine.adapters import ConfigValueError, layer_groups_from_config
-from registry.engine.layers import Attention, LayerGroups, Parallel, SlidingWindow
+from registry.engine.layers import Attention, LayerGroups, Parallel, Recurrent, SlidingWindow
 
 
 def _inkling2(model_type: str, **fields: Any) -> dict[str, Any]:
@@ -60,3 +61,21 @@ def test_loop_config_wins_over_the_flat_fields_transformers_also_writes() -> Non
 def test_a_loop_outside_the_layers_or_too_long_is_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(ConfigValueError):
         layer_groups_from_config(_inkling2("inkling2_loop_text", **fields))
+
+
+def test_lara_mini_without_layer_types_repeats_the_released_pattern_at_the_class_defaults() -> None:
+    layout = layer_groups_from_config({"model_type": "lara_mini", "num_hidden_layers": 7, "hidden_size": 64})
+    kinds = {layer: group.mechanism for group in layout.groups for layer in group.layers}
+    assert [type(kinds[i]).__name__ for i in range(7)] == [
+        "Recurrent",
+        "SlidingWindow",
+        "Recurrent",
+        "Attention",
+        "SlidingWindow",
+        "Recurrent",
+        "SlidingWindow",
+    ]
+    assert kinds[1] == SlidingWindow(num_kv_heads=4, head_dim=128, v_head_dim=128, window=512)
+    state = kinds[0]
+    assert isinstance(state, Recurrent)
+    assert [tensor.shape for tensor in state.tensors] == [(3, 2 * 8 * 128 + 16 * 128), (16, 128, 128)]

@@ -31,6 +31,7 @@ from registry.engine.adapters import (
     interleaved,
     jamba,
     kimi_linear,
+    lara,
     latent,
     llama4,
     mamba2_hybrid,
@@ -149,6 +150,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     ),
     dsa.indexed_mla: frozenset({MLA_LATENT, MLA_INDEXED}),
     kimi_linear.kimi_linear: frozenset({MLA_LATENT, state("kda")}),
+    lara.lara_mini: frozenset({FULL, SLIDING, state("gated-deltanet")}),
     jamba.jamba: frozenset({FULL, state("mamba")}),
     mamba2_hybrid.bamba: frozenset({FULL, state("mamba2")}),
     mamba2_hybrid.nemotron_h: frozenset({FULL, state("mamba2")}),
@@ -320,7 +322,6 @@ _NOT_YET = (
     "dots3_note",
     "dots3_note_text",
     "hrm_text",
-    "lara_mini",
 )
 
 NO_ADAPTER: Mapping[str, Reason] = {
