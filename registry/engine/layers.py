@@ -62,9 +62,16 @@ class Attention:
     index_head_dim: int | None = None
     """The key size of a sparse-attention indexer that caches one key per token beside K and V
     (MiniMax-M3's sparse layers, ``MiniMaxM3VLSparseCacheLayer.idx_keys``); ``None`` means no indexer."""
+    prefix_tokens: int | None = None
+    """Tokens the model puts ahead of every sequence and caches with it, whatever the context (CPM-Ant's
+    ``prompt_length`` prompt tokens): their K and V are a fixed part of each layer. ``None`` when there
+    are none, the usual case."""
 
     def __post_init__(self) -> None:
-        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "broadcast_heads", "index_head_dim"))
+        _check_dims(
+            self,
+            ("num_kv_heads", "head_dim", "v_head_dim", "broadcast_heads", "index_head_dim", "prefix_tokens"),
+        )
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ class Case:
     ``state`` a model returns in place of one (``returned state``: RWKV), or the cache object together with
     attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks); the test
     measures all of it.
+    ``whole_input`` says why a decode step passes the model every token so far, not the new one alone.
     """
 
     name: str
@@ -73,6 +74,7 @@ class Case:
     divergence: str = ""
     auto_class: AutoClass = "causal-lm"
     held: Held = "cache"
+    whole_input: str = ""
 
     @property
     def model_type(self) -> str:

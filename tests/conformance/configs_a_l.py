@@ -574,6 +574,8 @@ def _deepseek_v4() -> list[Case]:
         hc_mult=2,
     )
     return [Case("deepseek_v4", config)]
+
+
 _INKLING2: dict[str, Any] = {
     "head_dim": 16,
     "swa_num_attention_heads": 4,
@@ -673,6 +675,30 @@ def _lara_mini() -> list[Case]:
     return [Case("lara_mini", config, state="fp32", state_source=state)]
 
 
+def _reused_layers() -> list[Case]:
+    """Layers whose cache holds more than one entry per model layer or per token: HRM-Text's two stacks of
+    two layers, run in two high-level cycles of three low-level runs and one high-level run (16 cache
+    layers, MHA with a head size unlike hidden / heads), and CPM-Ant's three prompt tokens cached ahead of
+    every sequence."""
+    hrm = _config("hrm_text", num_hidden_layers=2, head_dim=16, H_cycles=2, L_cycles=3)
+    cpmant = _config(
+        "cpmant",
+        num_hidden_layers=2,
+        dim_head=6,
+        dim_ff=48,
+        prompt_types=4,
+        prompt_length=3,
+        segment_types=4,
+        position_bias_num_buckets=16,
+        position_bias_max_distance=64,
+    )
+    whole = (
+        "CpmAntModel.forward slices the cached tokens off the input itself, so generate passes it every "
+        "token so far (CpmAntForCausalLM.prepare_inputs_for_generation)"
+    )
+    return [Case("hrm_text", hrm), Case("cpmant", cpmant, whole_input=whole)]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -690,4 +716,5 @@ def cases_a_l() -> list[Case]:
         *_dory(),
         *_inkling2(),
         *_lara_mini(),
+        *_reused_layers(),
     ]

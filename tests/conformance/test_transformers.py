@@ -238,11 +238,14 @@ def test_decode_steps_match_the_engine(case: Case) -> None:
     dtype = "bf16"
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
-    state = _forward(case, model, _tokens(SHORT, seed=1))
+    ids = _tokens(SHORT, seed=1)
+    state = _forward(case, model, ids)
     held = {SHORT: sum(_measure(case, model, state, layout.num_layers))}
     period = _period(layout)
     for tokens in range(SHORT + 1, LONG + 1):
-        state = _forward(case, model, _tokens(1, seed=tokens), state)
+        new = _tokens(1, seed=tokens)
+        ids = torch.cat([ids, new], dim=1)
+        state = _forward(case, model, ids if case.whole_input else new, state)
         measured = _measure(case, model, state, layout.num_layers)
         result = _engine(case, layout, tokens, dtype)
         assert_conforms(measured, result, f"{case.name} decode t={tokens}")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from registry.engine import compute
 from registry.engine.adapters import ConfigValueError, layer_groups_from_config
 from registry.engine.layers import Attention, LayerGroups, Parallel, Recurrent, SlidingWindow
 
@@ -79,3 +80,27 @@ def test_lara_mini_without_layer_types_repeats_the_released_pattern_at_the_class
     state = kinds[0]
     assert isinstance(state, Recurrent)
     assert [tensor.shape for tensor in state.tensors] == [(3, 2 * 8 * 128 + 16 * 128), (16, 128, 128)]
+
+
+def test_hrm_text_caches_every_run_of_each_stack_as_written_by_the_hub_or_by_transformers() -> None:
+    hub = {"model_type": "hrm_text", "num_hidden_layers": 3, "num_attention_heads": 4, "hidden_size": 64}
+    layout = layer_groups_from_config(hub)
+    assert layout.num_layers == 3 * 2 * (3 + 1)
+    assert layout.groups[0].mechanism == Attention(num_kv_heads=4, head_dim=128, v_head_dim=128)
+    written = {**hub, "num_hidden_layers": 24, "num_layers_per_stack": 3}
+    assert layer_groups_from_config(written) == layout
+    with pytest.raises(ConfigValueError, match="num_hidden_layers"):
+        layer_groups_from_config({**hub, "num_layers_per_stack": 3})
+
+
+def test_cpmant_keeps_its_prompt_tokens_as_a_fixed_part_of_every_layer() -> None:
+    config = {"model_type": "cpmant", "num_hidden_layers": 2, "num_attention_heads": 4, "dim_head": 8}
+    layout = layer_groups_from_config(config)
+    result = compute(layout, context_tokens=100, batch=1, kv_dtype="bf16", engine_layout="ideal")
+    per_token = 2 * 4 * 8 * 2 * 2
+    assert result.bytes_per_token == per_token
+    assert result.fixed_bytes == 32 * per_token
+    assert result.total_bytes == (100 + 32) * per_token
+    assert any("32 prefix tokens" in line for line in result.trace)
+    none = layer_groups_from_config({**config, "prompt_length": 0})
+    assert compute(none, context_tokens=100, batch=1, kv_dtype="bf16").fixed_bytes == 0

@@ -26,6 +26,7 @@ from typing import Any
 
 from registry.engine.adapters import (
     cohere,
+    cpmant,
     deepseek,
     deepseek_v4,
     dense,
@@ -38,6 +39,7 @@ from registry.engine.adapters import (
     gemma3n,
     gemma4,
     gpt_oss,
+    hrm,
     inkling,
     interleaved,
     jamba,
@@ -138,6 +140,8 @@ _ADAPTERS: dict[str, Adapter] = {
         gemma4.gemma4,
     ),
     "inkling_text": inkling.inkling,
+    "cpmant": cpmant.cpmant,
+    "hrm_text": hrm.hrm_text,
     "inkling2_text": inkling.inkling2,
     "inkling2_loop_text": inkling.inkling2_loop,
     "kimi_linear": kimi_linear.kimi_linear,

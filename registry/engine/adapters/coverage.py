@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from registry.engine.adapters import (
     cohere,
+    cpmant,
     deepseek,
     deepseek_v4,
     dense,
@@ -27,6 +28,7 @@ from registry.engine.adapters import (
     gemma3n,
     gemma4,
     gpt_oss,
+    hrm,
     inkling,
     interleaved,
     jamba,
@@ -202,6 +204,8 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     rnn.xlstm: frozenset({state("mlstm")}),
     wrapped.got_ocr2: frozenset({FULL, SLIDING}),
     wrapped.fuyu: frozenset({FULL}),
+    cpmant.cpmant: frozenset({FULL}),
+    hrm.hrm_text: frozenset({FULL}),
     inkling.inkling: frozenset(
         {side_by_side(FULL, state(inkling.SCONV)), side_by_side(SLIDING, state(inkling.SCONV))}
     ),
@@ -282,6 +286,13 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "step. transformers 5.24.0 cannot build that cache itself: asked to cache (by generate too), "
         "BltModel.forward builds DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers "
         "(AttributeError), so there is no cache of its own to measure; no adapter yet.",
+    "dots3_note_text": Reason(
+        "sliding-window MLA",
+        "Dots 3 Note's sliding layers are MLA layers over a window: transformers caches each one's latent "
+        "and RoPE key (kv_lora_rank + qk_rope_head_dim values per token, with sizes of their own from "
+        "per_layer_config or the swa_* fields) in a DynamicSlidingWindowLayer, beside MLA layers that "
+        "keep every token and their indexer keys; the engine's MLA mechanism has no window, so no adapter "
+        "yet.",
     ),
     "openai-gpt": Reason(
         "no cache",
@@ -322,6 +333,8 @@ _NOT_YET = (
     "dots3_note",
     "dots3_note_text",
     "hrm_text",
+    "blt",
+    "dory",
 )
 
 NO_ADAPTER: Mapping[str, Reason] = {
@@ -331,5 +344,6 @@ NO_ADAPTER: Mapping[str, Reason] = {
     **dict.fromkeys(_NOT_YET, NOT_YET),
     **_OWN_REASONS,
     "qwen4_exp_text": _OWN_REASONS["qwen4_exp"],
+    "dots3_note": _OWN_REASONS["dots3_note_text"],
 }
 """Every causal-LM ``model_type`` of transformers 5.24.0 without an adapter, and why."""

@@ -146,10 +146,11 @@ class Ideal(EngineRules):
         return partial(self.full_entries, mechanism=mechanism)
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """Full attention keeps K and V of every token (:func:`attention_entry_bytes`), and a sparse
-        indexer's key of every token where the layer has one (MiniMax-M3's sparse layers)."""
+        """Full attention keeps K and V of every token (:func:`attention_entry_bytes`), a sparse indexer's
+        key of every token where the layer has one (MiniMax-M3's sparse layers), and K and V of the
+        ``prefix_tokens`` the model puts ahead of every sequence, a fixed part (:func:`_prefix`)."""
         kv = self.kv_component(mechanism, settings)
-        return GroupPlan((kv, *self.indexer(mechanism, settings, kv.entries)))
+        return GroupPlan((kv, *self.indexer(mechanism, settings, kv.entries), *_prefix(mechanism, kv)))
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
         """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
@@ -248,6 +249,18 @@ class Ideal(EngineRules):
             idx_factors = (mechanism.index_head_dim, element)
             parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio))
         return GroupPlan(tuple(parts))
+
+
+def _prefix(mechanism: Attention, kv: Component) -> tuple[Component, ...]:
+    """K and V of the tokens every sequence keeps ahead of its own: ``prefix × entry`` per layer, whatever
+    the context (none when the layer has no prefix)."""
+    count = mechanism.prefix_tokens
+    if not count:
+        return ()
+    label = f"K + V of the {number(count)} prefix tokens"
+    return (
+        Component("fixed", label, count * kv.entry_bytes, (count, *kv.entry_factors), one_state, Fraction(0)),
+    )
 
 
 def _compressed(t: int, ratio: int, note: str) -> tuple[int, str]:
