@@ -125,6 +125,12 @@ class MLA:
     v_head_dim: int | None = None
     index_head_dim: int | None = None
     index_n_heads: int | None = None
+    window: int | None = None
+    """The last ``window`` tokens only, for a layer whose attention slides over the latent (Dots 3 Note's
+    sliding layers); ``None`` for a layer that keeps every token."""
+    variant: str | None = None
+    """The family, where an implementation stores its cache differently from DeepSeek's (``dots3``:
+    transformers keeps its indexer keys in float32); ``None`` for DeepSeek's own."""
 
     def __post_init__(self) -> None:
         _check_dims(
@@ -137,6 +143,7 @@ class MLA:
                 "v_head_dim",
                 "index_head_dim",
                 "index_n_heads",
+                "window",
             ),
         )
 

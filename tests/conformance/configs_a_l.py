@@ -699,6 +699,48 @@ def _reused_layers() -> list[Case]:
     return [Case("hrm_text", hrm), Case("cpmant", cpmant, whole_input=whole)]
 
 
+_DOTS3: dict[str, Any] = {
+    "num_hidden_layers": 4,
+    "num_key_value_heads": 4,
+    "q_lora_rank": 8,
+    "kv_lora_rank": 10,
+    "qk_rope_head_dim": 4,
+    "qk_nope_head_dim": 8,
+    "v_head_dim": 6,
+    "head_dim": 12,
+    "index_head_dim": 8,
+    "index_n_heads": 2,
+    "index_topk": 4,
+    "n_routed_experts": 4,
+    "num_experts_per_tok": 2,
+    "moe_intermediate_size": 16,
+    "shared_experts_intermediate_size": 16,
+    "sliding_window_size": WINDOW,
+    "swa_num_attention_heads": 2,
+    "swa_num_key_value_heads": 2,
+    "swa_q_lora_rank": 8,
+    "swa_kv_lora_rank": 12,
+    "swa_head_dim": 12,
+    "swa_qk_nope_head_dim": 6,
+    "swa_v_head_dim": 6,
+}
+"""Dots 3 Note's global and sliding layers with latent ranks and RoPE sizes of their own, in the released
+pattern (layers 0 and 1 global, 2 and 3 sliding), as the checkpoints write them (``swa_*`` fields)."""
+
+
+def _dots3_note() -> list[Case]:
+    """With the indexer (the released default) and without it (``use_dsa: false``); and the published
+    wrapper, whose text fields sit at its top level."""
+    adapters = {"vision_config": {"adapter_out_dim": 32}, "audio_config": {"adapter_out_dim": 32}}
+    wrapper = {**_config("dots3_note", **_DOTS3), **adapters}
+    why = "Dots3NoteForCausalLM is built from the wrapper's text config (Dots3NoteTextConfig)"
+    return [
+        Case("dots3_note_text", _config("dots3_note_text", **_DOTS3)),
+        Case("dots3_note_text-no-dsa", _config("dots3_note_text", use_dsa=False, **_DOTS3)),
+        Case("dots3_note", wrapper, decoder_only=why),
+    ]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -717,4 +759,5 @@ def cases_a_l() -> list[Case]:
         *_inkling2(),
         *_lara_mini(),
         *_reused_layers(),
+        *_dots3_note(),
     ]

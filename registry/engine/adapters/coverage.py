@@ -21,6 +21,7 @@ from registry.engine.adapters import (
     dense,
     dense_classes,
     dory,
+    dots3,
     dsa,
     falcon,
     falcon_h1,
@@ -74,6 +75,7 @@ SLIDING = "sliding window"
 CHUNKED = "chunked attention"
 MLA_LATENT = "MLA latent"
 MLA_INDEXED = "MLA latent + indexer keys"
+MLA_WINDOW = "MLA latent, sliding window"
 SHARED = "shared KV"
 
 
@@ -102,6 +104,8 @@ def mechanism_label(mechanism: Mechanism) -> str | None:
         case Chunked():
             return CHUNKED
         case MLA():
+            if mechanism.window is not None:
+                return MLA_WINDOW
             return MLA_LATENT if mechanism.index_head_dim is None else MLA_INDEXED
         case Recurrent():
             return state(mechanism.variant)
@@ -206,6 +210,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     wrapped.fuyu: frozenset({FULL}),
     cpmant.cpmant: frozenset({FULL}),
     hrm.hrm_text: frozenset({FULL}),
+    dots3.dots3_note: frozenset({MLA_LATENT, MLA_INDEXED, MLA_WINDOW}),
     inkling.inkling: frozenset(
         {side_by_side(FULL, state(inkling.SCONV)), side_by_side(SLIDING, state(inkling.SCONV))}
     ),
@@ -344,6 +349,5 @@ NO_ADAPTER: Mapping[str, Reason] = {
     **dict.fromkeys(_NOT_YET, NOT_YET),
     **_OWN_REASONS,
     "qwen4_exp_text": _OWN_REASONS["qwen4_exp"],
-    "dots3_note": _OWN_REASONS["dots3_note_text"],
 }
 """Every causal-LM ``model_type`` of transformers 5.24.0 without an adapter, and why."""

@@ -169,12 +169,19 @@ class Ideal(EngineRules):
     # -- MLA
 
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
-        """The latent plus the RoPE key per token (:func:`mla_entry_bytes`), and indexer keys if any."""
+        """The latent plus the RoPE key per token (:func:`mla_entry_bytes`), and indexer keys if any; a
+        layer with a window keeps the tokens of its window only (:meth:`window_entries`)."""
         rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
         element = settings.kv_dtype.bytes_per_element
         entry = mla_entry_bytes(rank, rope, element)
+        factors = tuple(mla_factors(rank, rope, element))
+        if mechanism.window is not None:
+            if mechanism.index_head_dim is not None:
+                return unsupported("an MLA layer with both a window and an indexer (no model has one)")
+            kept = partial(self.window_entries, window=mechanism.window, mechanism=mechanism)
+            return GroupPlan((Component("window", "", entry, factors, kept, Fraction(0)),))
         entries = self.full_rule(mechanism)
-        latent = Component("growing", "", entry, tuple(mla_factors(rank, rope, element)), entries, entry)
+        latent = Component("growing", "", entry, factors, entries, entry)
         return GroupPlan((latent, *self.indexer(mechanism, settings, entries)))
 
     def indexer(

@@ -84,6 +84,8 @@ class LlamaCpp(Ideal):
         token costs one row of ``kv_lora_rank + qk_rope_head_dim`` values of ``type_k``."""
         if mechanism.index_head_dim is not None:
             return unsupported(f"llama.cpp's sparse-attention (DSA) indexer cache: {FOR_ENGINE}")
+        if mechanism.window is not None:
+            return unsupported(f"llama.cpp's layout for an MLA layer with a window: {FOR_ENGINE}")
         rank, rope = require(mechanism, "kv_lora_rank", "qk_rope_head_dim")
         _check_rows(settings.kv_dtype, (rank + rope,))
         return super().mla(mechanism, settings)

@@ -50,6 +50,8 @@ class SGLang(Ideal):
         record (fp8 latent + per-128 float32 scales + bf16 RoPE;
         ``sglang/srt/layers/attention/dsa_backend.py``).
         """
+        if mechanism.window is not None:
+            return unsupported(f"SGLang's layout for an MLA layer with a window: {FOR_ENGINE}")
         if mechanism.index_head_dim is None or not settings.kv_dtype.name.startswith("fp8"):
             return super().mla(mechanism, settings)
         return fp8_ds_mla(self, mechanism, settings)

@@ -67,6 +67,12 @@ CONV_ON_THE_MODULE: dict[str, str] = {
 }
 """Recurrent families whose conv window transformers 5.24.0 keeps on the layer's own module, not in a
 ``LinearAttentionLayer``, and so at the ``kernel − 1`` positions the convolution needs."""
+REFERENCE_INDEXER_FP32: dict[str, str] = {
+    "dots3": "Dots3NoteTextModel computes the indexed layers' rotary cos and sin from inputs_embeds.float(), "
+    "so the indexer's rotated keys come out in float32 (modeling_dots3_note.py)",
+}
+"""MLA families whose indexer keys transformers 5.24.0 caches in float32, whatever the model dtype, and
+why; every other family's indexer keys keep the model dtype."""
 MLA_LATENT_SINCE = (5, 15, 0)
 """First release caching the MLA latent: 5.14.1 still caches expanded K/V, 5.15.0 does not."""
 
@@ -137,6 +143,10 @@ class Transformers(Ideal):
         """
         if mechanism.index_head_dim is not None and self.version < (5, 0, 0):
             return unsupported("transformers 4.x has no DeepSeek-V3.2 (deepseek_v32) model")
+        if mechanism.window is not None and self.version < TRANSFORMERS_CURRENT:
+            return unsupported(
+                "an MLA layer with a window (Dots 3 Note) was read at transformers 5.24.0 only"
+            )
         if self.version >= MLA_LATENT_SINCE:
             return super().mla(mechanism, settings)
         heads, nope, rope, v = require(
@@ -160,8 +170,10 @@ class Transformers(Ideal):
         self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
     ) -> tuple[Component, ...]:
         """``DynamicIndexedLayer.update_indexer`` (``cache_utils.py``, 5.x) and MiniMax-M3's
-        ``update_index`` concatenate the indexer keys in their own dtype (the model dtype):
-        ``index_head_dim`` values per token."""
+        ``update_index`` concatenate the indexer keys in their own dtype: ``index_head_dim`` values per
+        token, in the model dtype, or in float32 for the MLA families of :data:`REFERENCE_INDEXER_FP32`."""
+        if isinstance(mechanism, MLA) and mechanism.variant in REFERENCE_INDEXER_FP32:
+            settings = replace(settings, kv_dtype=get_dtype("fp32"))
         return super().indexer(mechanism, settings, entries)
 
     def state_element(self, tensor: StateTensor, mechanism: Recurrent, settings: Settings) -> DType:

@@ -86,6 +86,8 @@ class VLLM(Ideal):
         ``vllm/v1/attention/backends/mla/flashmla_sparse.py``). Without the sparse indexer, fp8 is the
         plain per-tensor fp8 latent.
         """
+        if mechanism.window is not None:
+            return unsupported(f"vLLM's layout for an MLA layer with a window: {FOR_ENGINE}")
         if mechanism.index_head_dim is None or not settings.kv_dtype.name.startswith("fp8"):
             return super().mla(mechanism, settings)
         return fp8_ds_mla(self, mechanism, settings)
