@@ -291,13 +291,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "step. transformers 5.24.0 cannot build that cache itself: asked to cache (by generate too), "
         "BltModel.forward builds DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers "
         "(AttributeError), so there is no cache of its own to measure; no adapter yet.",
-    "dots3_note_text": Reason(
-        "sliding-window MLA",
-        "Dots 3 Note's sliding layers are MLA layers over a window: transformers caches each one's latent "
-        "and RoPE key (kv_lora_rank + qk_rope_head_dim values per token, with sizes of their own from "
-        "per_layer_config or the swa_* fields) in a DynamicSlidingWindowLayer, beside MLA layers that "
-        "keep every token and their indexer keys; the engine's MLA mechanism has no window, so no adapter "
-        "yet.",
     ),
     "openai-gpt": Reason(
         "no cache",
@@ -333,14 +326,7 @@ _OWN_REASONS: Mapping[str, Reason] = {
     ),
 }
 """Model types whose reason is their own, read from their transformers code."""
-_NOT_YET = (
-    "cpmant",
-    "dots3_note",
-    "dots3_note_text",
-    "hrm_text",
-    "blt",
-    "dory",
-)
+_NOT_YET: tuple[str, ...] = ()
 
 NO_ADAPTER: Mapping[str, Reason] = {
     **dict.fromkeys(_ENCODER_DECODER + _ENCODER_DECODER_M_Z, ENCODER_DECODER),
