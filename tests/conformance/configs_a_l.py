@@ -651,6 +651,8 @@ def _dory() -> list[Case]:
             ),
         ),
     ]
+
+
 def _lara_mini() -> list[Case]:
     """Lara Mini's three kinds of layer, in the released pattern's order; gated DeltaNet sizes that all
     differ, so a swapped factor changes the byte count."""
