@@ -33,15 +33,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registry.engine.adapters._common import at_most_max_layers, build, num_layers
-from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
+from registry.engine.adapters._common import at_most_max_layers, build, explicit_layer_types, num_layers
+from registry.engine.adapters._config import ConfigValueError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Parallel, Recurrent, SlidingWindow, StateTensor
 
 SCONV = "inkling-sconv"
 """The variant of Inkling's short-convolution state (its four conv windows)."""
 SCONV2 = "inkling2-sconv"
 """The variant of Inkling 2's short-convolution state (the same four windows, its own modeling code)."""
-_KNOWN = ("hybrid", "hybrid_sliding")
+_KNOWN = {"hybrid": "full", "hybrid_sliding": "sliding"}
 
 
 @dataclass(frozen=True)
@@ -62,18 +62,9 @@ _INKLING2_LOOP = _Family("Inkling2LoopTextConfig", SCONV2, 1024, 8, reads_local_
 
 def _sliding_flags(view: ConfigView, count: int, family: _Family) -> list[bool]:
     """Which layers slide: ``layer_types``, else ``local_layer_ids`` (Inkling), else all but every sixth."""
-    names = view.str_list("layer_types")
-    if names is not None:
-        if len(names) != count:
-            raise ConfigFieldError(
-                view.model_type, "layer_types", f"lists {len(names)} layers but num_hidden_layers is {count}"
-            )
-        for index, name in enumerate(names):
-            if name not in _KNOWN:
-                raise ConfigFieldError(
-                    view.model_type, f"layer_types[{index}]", f"is {name!r}; this adapter knows {_KNOWN}"
-                )
-        return [name == "hybrid_sliding" for name in names]
+    kinds = explicit_layer_types(view, _KNOWN, count)
+    if kinds is not None:
+        return [kind == "sliding" for kind in kinds]
     local = view.int_list("local_layer_ids") if family.reads_local_layer_ids else None
     if local is not None:
         return [index in set(local) for index in range(count)]
