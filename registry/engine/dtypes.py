@@ -99,6 +99,10 @@ ALIASES: dict[str, str] = {
 }
 """Spellings used by configs and engines (torch, ggml) for the canonical names."""
 
+INT64 = DType("int64", 1, Fraction(8), "64-bit signed integer (torch.long)")
+"""The dtype of token ids and position ids a cache keeps. Not a format a KV cache or a state is asked
+for in, so not in :data:`DTYPES`: a state of token ids is int64 whatever the formats asked."""
+
 FLOAT_DTYPES = frozenset({"fp32", "bf16", "fp16"})
 """Unquantized formats: a cache in one of these is stored as the model computes it."""
 

@@ -66,11 +66,24 @@ class Attention:
     """Tokens the model puts ahead of every sequence and caches with it, whatever the context (CPM-Ant's
     ``prompt_length`` prompt tokens): their K and V are a fixed part of each layer. ``None`` when there
     are none, the usual case."""
+    cached_position_ids: int | None = None
+    """Position ids an implementation caches with this layer, that many int64 values per token, when it
+    does so (transformers keeps Qwen4-Exp's three multimodal RoPE positions of every token on the first
+    indexed layer, for all its indexers); ``None`` for the usual case. A token's position is its index,
+    so only layouts that follow such an implementation read it."""
 
     def __post_init__(self) -> None:
         _check_dims(
             self,
-            ("num_kv_heads", "head_dim", "v_head_dim", "broadcast_heads", "index_head_dim", "prefix_tokens"),
+            (
+                "num_kv_heads",
+                "head_dim",
+                "v_head_dim",
+                "broadcast_heads",
+                "index_head_dim",
+                "prefix_tokens",
+                "cached_position_ids",
+            ),
         )
 
 
@@ -148,7 +161,8 @@ class MLA:
         )
 
 
-StateRole = Literal["state", "conv", "shift"]
+StateRole = Literal["state", "conv", "shift", "tokens"]
+STATE_ROLES: tuple[StateRole, ...] = ("state", "conv", "shift", "tokens")
 
 
 @dataclass(frozen=True)
@@ -162,11 +176,18 @@ class StateTensor:
     that keeps the whole kernel window adds one there. A ``shift`` tensor is a token shift (RWKV's time
     and channel mixes): the previous token's input, one vector, kept, as a conv window is, in the
     activations' dtype.
+
+    A ``conv`` tensor with a ``dilation`` above 1 is a dilated convolution's window: its taps lie
+    ``dilation`` inputs apart, so it needs the last ``(kernel − 1) × dilation`` inputs, its first size
+    (Qwen4-Exp's per-layer-embedding convolution). A ``tokens`` tensor holds token ids, not activations:
+    int64 values, whatever the KV or state dtype, in every engine layout (Qwen4-Exp's last
+    ``ngram_size − 1`` tokens, from which each step hashes its n-grams).
     """
 
     name: str
     shape: tuple[int | None, ...]
     role: StateRole = "state"
+    dilation: int = 1
 
     def __post_init__(self) -> None:
         if not self.shape:
@@ -174,10 +195,20 @@ class StateTensor:
         for size in self.shape:
             if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
                 raise LayerGroupsError(f"state tensor {self.name!r} has a bad size {size!r}")
-        if self.role not in ("state", "conv", "shift"):
+        if self.role not in STATE_ROLES:
             raise LayerGroupsError(
-                f"state tensor {self.name!r}: role is 'state', 'conv' or 'shift', not {self.role!r}"
+                f"state tensor {self.name!r}: role is 'state', 'conv' or 'shift' (activations) or 'tokens' "
+                f"(token ids), not {self.role!r}"
             )
+        if isinstance(self.dilation, bool) or not isinstance(self.dilation, int) or self.dilation < 1:
+            raise LayerGroupsError(f"state tensor {self.name!r}: dilation {self.dilation!r} is not >= 1")
+        if self.dilation > 1 and self.role != "conv":
+            raise LayerGroupsError(f"state tensor {self.name!r}: only a conv window has a dilation")
+
+    @property
+    def dilated(self) -> bool:
+        """True for a dilated convolution's window (taps more than one input apart)."""
+        return self.dilation > 1
 
 
 @dataclass(frozen=True)

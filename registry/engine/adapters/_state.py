@@ -5,7 +5,8 @@ read at commit 02d710837549a368073552333f66d714477415d2) with one GPU (no tensor
 speculative tokens, and its default ``(state_len, dim)`` conv layout. vLLM keeps ``kernel - 1`` past
 inputs for the short convolution (the current token completes the window); a reference implementation
 that keeps the full ``kernel`` width holds slightly more. RWKV's, RecurrentGemma's and xLSTM's shapes
-are read from transformers' modeling code instead, cited in each.
+are read from transformers' modeling code instead, cited in each, as are the two tensors of Qwen4-Exp's
+per-layer embeddings: a dilated convolution's window and a window of token ids.
 """
 
 from __future__ import annotations
@@ -121,3 +122,16 @@ def mlstm(num_heads: int, qk_head_dim: int, v_head_dim: int) -> Recurrent:
             StateTensor("stabilizer", (num_heads, 1)),
         ),
     )
+
+
+def dilated_conv(name: str, kernel: int, dilation: int, channels: int) -> StateTensor:
+    """A dilated convolution's window: ``kernel`` taps ``dilation`` inputs apart reach back
+    ``(kernel − 1) × dilation`` inputs, which is what the window keeps over ``channels`` channels
+    (``nn.Conv1d(..., dilation=...)``; Qwen4-Exp's per-layer-embedding convolution)."""
+    return StateTensor(name, ((kernel - 1) * dilation, channels), role="conv", dilation=dilation)
+
+
+def token_ids(name: str, count: int) -> StateTensor:
+    """The last ``count`` token ids of a sequence, kept as int64 whatever the formats asked
+    (Qwen4-Exp's n-gram context, from which each step hashes its n-grams)."""
+    return StateTensor(name, (count,), role="tokens")

@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 
-from registry.engine.dtypes import FLOAT_DTYPES, DType
+from registry.engine.dtypes import FLOAT_DTYPES, INT64, DType
 from registry.engine.formulas import (
     attention_entry_bytes,
     attention_factors,
@@ -150,7 +150,19 @@ class Ideal(EngineRules):
         key of every token where the layer has one (MiniMax-M3's sparse layers), and K and V of the
         ``prefix_tokens`` the model puts ahead of every sequence, a fixed part (:func:`_prefix`)."""
         kv = self.kv_component(mechanism, settings)
-        return GroupPlan((kv, *self.indexer(mechanism, settings, kv.entries), *_prefix(mechanism, kv)))
+        components = (kv, *self.indexer(mechanism, settings, kv.entries), *_prefix(mechanism, kv))
+        return GroupPlan(components, notes=self.position_ids_notes(mechanism))
+
+    def position_ids_notes(self, mechanism: Attention) -> tuple[str, ...]:
+        """Position ids an implementation caches with the layer (:attr:`Attention.cached_position_ids`)
+        are not kept here: a token's position is its index. Said, so that nothing is dropped unsaid."""
+        count = mechanism.cached_position_ids
+        if count is None:
+            return ()
+        return (
+            f"keeps no position ids: a token's position is its index (transformers caches {count} int64 "
+            "position ids per token with this layer)",
+        )
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
         """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
@@ -207,19 +219,23 @@ class Ideal(EngineRules):
         return tensor.shape
 
     def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
-        """Fixed state per sequence: ``Σ prod(shape) × bytes`` per layer (:func:`state_bytes`)."""
+        """Fixed state per sequence: ``Σ prod(shape) × bytes`` per layer (:func:`state_bytes`); token ids
+        in int64 whatever the formats asked, and a note on each tensor that is not a plain state or
+        window (:func:`state_notes`)."""
         terms: list[list[Factor]] = []
         total = Fraction(0)
         for tensor in mechanism.tensors:
             shape = self.state_positions(tensor, mechanism)
-            stored = StateTensor(tensor.name, shape, tensor.role)
-            element = self.state_element(tensor, mechanism, settings).bytes_per_element
+            stored = StateTensor(tensor.name, shape, tensor.role, tensor.dilation)
+            dtype = INT64 if tensor.role == "tokens" else self.state_element(tensor, mechanism, settings)
+            element = dtype.bytes_per_element
             total += state_tensor_elements(stored) * element
             terms.append([*(s for s in shape if s is not None), element])
         factors: tuple[Factor, ...] = (
             tuple(terms[0]) if len(terms) == 1 else (parenthesized_sum([product(t) for t in terms]),)
         )
-        return GroupPlan((Component("fixed", "", total, factors, one_state, Fraction(0)),))
+        component = Component("fixed", "", total, factors, one_state, Fraction(0))
+        return GroupPlan((component,), notes=state_notes(mechanism))
 
     # -- mechanisms side by side
 
@@ -256,6 +272,33 @@ class Ideal(EngineRules):
             idx_factors = (mechanism.index_head_dim, element)
             parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio))
         return GroupPlan(tuple(parts))
+
+
+def state_notes(mechanism: Recurrent) -> tuple[str, ...]:
+    """What each unusual state tensor is, for the trace: a dilated convolution's window (its length is
+    not ``kernel − 1``) and token ids (int64, whatever the formats asked)."""
+    notes: list[str] = []
+    for tensor in mechanism.tensors:
+        positions = tensor.shape[0]
+        if tensor.dilated and positions is not None:
+            span = f"(kernel − 1) × dilation = {positions // tensor.dilation} × {tensor.dilation}"
+            notes.append(
+                f"{tensor.name}: a dilated convolution's window, the last {span} = {positions} inputs"
+            )
+        elif tensor.role == "tokens":
+            notes.append(f"{tensor.name}: token ids, int64 (8 B each) whatever the KV or state dtype")
+    return tuple(notes)
+
+
+def unread_state(mechanism: Recurrent) -> str:
+    """The first state tensor of a kind whose layout a serving engine's rules were not read for (a
+    dilated convolution's window, token ids), in words; "" when there is none."""
+    for tensor in mechanism.tensors:
+        if tensor.dilated:
+            return f"a dilated convolution's window ({tensor.name})"
+        if tensor.role == "tokens":
+            return f"a state of token ids ({tensor.name})"
+    return ""
 
 
 def _prefix(mechanism: Attention, kv: Component) -> tuple[Component, ...]:

@@ -4,7 +4,7 @@ sequence, padded to whole cells."""
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, refusal
+from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, refusal, unread_state
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -71,10 +71,10 @@ class LlamaCpp(Ideal):
         return super().kv_component(mechanism, settings)
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3, Qwen4-Exp) is refused."""
         if mechanism.index_head_dim is not None:
             return unsupported(
-                f"llama.cpp's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}"
+                f"llama.cpp's cache for an indexer beside attention (MiniMax-M3, Qwen4-Exp): {FOR_ENGINE}"
             )
         return super().attention(mechanism, settings)
 
@@ -96,6 +96,10 @@ class LlamaCpp(Ideal):
         return get_dtype("fp32")
 
     def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
+        """The base rule's state in float32; a dilated convolution's window or a state of token ids
+        (Qwen4-Exp's) is refused: llama.cpp's layout for them was not read."""
+        if unread := unread_state(mechanism):
+            return unsupported(f"llama.cpp's layout for {unread}: {FOR_ENGINE}")
         plan = super().recurrent(mechanism, settings)
         asked = settings.state_dtype
         notes = (
@@ -103,7 +107,7 @@ class LlamaCpp(Ideal):
             if asked is None or asked.name == "fp32"
             else (f"llama.cpp keeps state in fp32; {asked.name} not applied",)
         )
-        return GroupPlan(plan.components, notes=notes)
+        return GroupPlan(plan.components, notes=(*plan.notes, *notes))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         return unsupported(f"llama.cpp has a DeepSeek-V4 cache, but {FOR_ENGINE}")

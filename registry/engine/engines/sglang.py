@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4_sglang import sglang_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal
+from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal, unread_state
 from registry.engine.formulas import window_tokens
 from registry.engine.layers import MLA, Attention, Chunked, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
@@ -39,9 +39,11 @@ class SGLang(Ideal):
         return unsupported(f"SGLang's handling of chunked attention: {FOR_ENGINE}")
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3, Qwen4-Exp) is refused."""
         if mechanism.index_head_dim is not None:
-            return unsupported(f"SGLang's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+            return unsupported(
+                f"SGLang's cache for an indexer beside attention (MiniMax-M3, Qwen4-Exp): {FOR_ENGINE}"
+            )
         return super().attention(mechanism, settings)
 
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
@@ -70,6 +72,13 @@ class SGLang(Ideal):
         if tensor.role != "state":
             return get_dtype("bf16")
         return settings.state_dtype or get_dtype("fp32")
+
+    def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
+        """The base rule's state; a dilated convolution's window or a state of token ids (Qwen4-Exp's)
+        is refused: SGLang's layout for them was not read."""
+        if unread := unread_state(mechanism):
+            return unsupported(f"SGLang's layout for {unread}: {FOR_ENGINE}")
+        return super().recurrent(mechanism, settings)
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         """DeepSeek-V4's CSA and HCA layers in the default fp8 pool (:func:`deepseek_v4_sglang.sglang_compressed`)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from registry.engine.dtypes import FLOAT_DTYPES, DType, get_dtype
+from registry.engine.dtypes import FLOAT_DTYPES, INT64, DType, get_dtype
 from registry.engine.engines.deepseek_v4_transformers import transformers_compressed
 from registry.engine.engines.ideal import Ideal, model_dtype
 from registry.engine.formulas import mla_expanded_entry_bytes
@@ -159,12 +159,34 @@ class Transformers(Ideal):
         return GroupPlan((latent, *self.indexer(mechanism, settings, every_token)))
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """K and V, and where the layer has an indexer (MiniMax-M3's sparse layers) its keys:
-        ``MiniMaxM3VLSparseCacheLayer.update_index`` concatenates one key of ``index_head_dim`` values per
-        token in the model dtype (``modeling_minimax_m3_vl.py``, 5.24.0)."""
+        """K and V, and where the layer has an indexer its keys: ``MiniMaxM3VLSparseCacheLayer.update_index``
+        (``modeling_minimax_m3_vl.py``) and ``DynamicIndexedLayer.update_indexer`` (Qwen4-Exp's
+        ``Qwen4ExpTextQSAIndexer``, ``modeling_qwen4_exp.py``) concatenate one key of ``index_head_dim``
+        values per token in the model dtype (5.24.0); and the position ids the layer caches
+        (:meth:`position_ids`)."""
         if mechanism.index_head_dim is not None and self.version < (5, 0, 0):
-            return unsupported("transformers 4.x has no MiniMax-M3 (minimax_m3_vl) model")
-        return super().attention(mechanism, settings)
+            return unsupported("transformers 4.x has no MiniMax-M3 or Qwen4-Exp model")
+        if mechanism.cached_position_ids is not None and self.version < TRANSFORMERS_CURRENT:
+            return unsupported(
+                "position ids cached with a layer (Qwen4-Exp) were read at transformers 5.24.0 only"
+            )
+        plan = super().attention(mechanism, settings)
+        return GroupPlan((*plan.components, *self.position_ids(mechanism)), notes=plan.notes)
+
+    def position_ids_notes(self, mechanism: Attention) -> tuple[str, ...]:
+        """None: transformers keeps the position ids it caches (:meth:`position_ids`)."""
+        return ()
+
+    def position_ids(self, mechanism: Attention) -> tuple[Component, ...]:
+        """``Qwen4ExpTextModel.forward`` keeps every token's position ids, ``(3, batch, t)`` int64 (the
+        multimodal RoPE's three), in ``DynamicIndexedLayer.indexer_position_ids`` of the first indexed
+        layer, concatenating each step's (``modeling_qwen4_exp.py``, 5.24.0): int64 whatever the dtypes."""
+        count = mechanism.cached_position_ids
+        if count is None:
+            return ()
+        entry = count * INT64.bytes_per_element
+        label = "position ids (int64)"
+        return (Component("growing", label, entry, (count, INT64.bytes_per_element), every_token, entry),)
 
     def indexer(
         self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
@@ -202,8 +224,13 @@ class Transformers(Ideal):
     def state_positions(self, tensor: StateTensor, mechanism: Recurrent) -> tuple[int | None, ...]:
         """The conv state keeps ``conv_kernel_size`` positions, one more than the ``kernel − 1`` needed
         (``LinearAttentionLayer.update_conv_state`` keeps ``[..., -conv_kernel_size:]``), except where
-        the module keeps it itself (:data:`CONV_ON_THE_MODULE`)."""
+        the module keeps it itself (:data:`CONV_ON_THE_MODULE`) and for a dilated window, whose layer
+        passes exactly the ``(kernel − 1) × dilation`` inputs it needs as ``conv_kernel_size``
+        (``Qwen4ExpTextPLELayer.short_conv_state_len``, ``modeling_qwen4_exp.py``, 5.24.0). Token ids
+        are kept as they are (``Qwen4ExpTextNGramEmbedding`` passes ``ngram_size − 1``)."""
         if tensor.role != "conv" or tensor.shape[0] is None or mechanism.variant in CONV_ON_THE_MODULE:
+            return tensor.shape
+        if tensor.dilated:
             return tensor.shape
         return (tensor.shape[0] + 1, *tensor.shape[1:])
 
@@ -217,7 +244,7 @@ class Transformers(Ideal):
             return plan
         else:
             note = _reference_note(mechanism.variant)
-        return GroupPlan(plan.components, notes=(note,))
+        return GroupPlan(plan.components, notes=(*plan.notes, note))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         """DeepSeek-V4's CSA and HCA layers in ``DeepseekV4CSACache`` / ``DeepseekV4HCACache``

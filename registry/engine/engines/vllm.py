@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4 import vllm_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal
+from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal, unread_state
 from registry.engine.layers import MLA, Attention, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
@@ -72,9 +72,11 @@ class VLLM(Ideal):
         return blocks * size, f"{number(blocks)} blocks of {size} tokens in the current chunk"
 
     def attention(self, mechanism: Attention, settings: Settings) -> GroupPlan:
-        """Full attention; a layer with an indexer beside K and V (MiniMax-M3's sparse layers) is refused."""
+        """Full attention; a layer with an indexer beside K and V (MiniMax-M3, Qwen4-Exp) is refused."""
         if mechanism.index_head_dim is not None:
-            return unsupported(f"vLLM's cache for an indexer beside attention (MiniMax-M3): {FOR_ENGINE}")
+            return unsupported(
+                f"vLLM's cache for an indexer beside attention (MiniMax-M3, Qwen4-Exp): {FOR_ENGINE}"
+            )
         return super().attention(mechanism, settings)
 
     def mla(self, mechanism: MLA, settings: Settings) -> GroupPlan:
@@ -124,10 +126,14 @@ class VLLM(Ideal):
 
         In hybrid models vLLM also pads that page to the attention page size
         (``MambaSpec.page_size_padded``); the padding depends on the whole model and is not added here.
+        A dilated convolution's window or a state of token ids (Qwen4-Exp's) is refused: vLLM's layout
+        for them was not read.
         """
+        if unread := unread_state(mechanism):
+            return unsupported(f"vLLM's layout for {unread}: {FOR_ENGINE}")
         plan = super().recurrent(mechanism, settings)
         note = "vLLM may pad each state page to the attention page size in hybrid models (not added)"
-        return GroupPlan(plan.components, notes=(note,))
+        return GroupPlan(plan.components, notes=(*plan.notes, note))
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         """DeepSeek-V4's CSA and HCA layers with the fp8 cache (:func:`deepseek_v4.vllm_compressed`)."""
