@@ -64,6 +64,9 @@ RecordId = Annotated[
     ),
 ]
 ShortText = Annotated[str, Field(min_length=1, max_length=300)]
+Reason = Annotated[str, Field(min_length=10, max_length=2000, pattern=r"\S")]
+"""A reason a record gives for departing from a rule the check holds it to, in words: a flag would say
+nothing to a reader."""
 Markdown = Annotated[
     str,
     Field(

@@ -14,6 +14,7 @@ from registry.kinds.fields import (
     REPOSITORY_PATTERN,
     DateText,
     Envelope,
+    Reason,
     ShortText,
     Strict,
     Url,
@@ -190,7 +191,20 @@ class Model(Envelope):
     )
     release_date: DateText | None = None
     license: ShortText | None = None
-    max_context_tokens: int | None = Field(default=None, ge=1, le=2**40)
+    max_context_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=2**40,
+        description="The longest context a serving engine accepts from the model's config, as registry "
+        "import-config reads it (model_max_length, else the smallest position field, YaRN's original "
+        "length times its factor); a model card's shorter, quality-tested length belongs in notes.",
+    )
+    max_context_not_from_config: Reason | None = Field(
+        default=None,
+        description="Why max_context_tokens is not the length the record's config states as registry "
+        "import-config reads it (the config names its length in a field no serving engine reads, or "
+        "the copy cited may not be the one the publisher serves); without it the two agree.",
+    )
     config_source: ConfigSource | None = None
     config: dict[str, Any] | None = Field(
         default=None, description="The published config.json fields, verbatim."

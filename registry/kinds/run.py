@@ -17,6 +17,7 @@ from registry.kinds.fields import (
     ContextTokens,
     Dtype,
     Envelope,
+    Reason,
     RecordId,
     ShortText,
     Strict,
@@ -147,7 +148,7 @@ class RunShape(Envelope):
     )
     precision: Precision
     context_tokens: ContextTokens | None
-    beyond_max_context: Annotated[str, Field(min_length=10, max_length=2000, pattern=r"\S")] | None = Field(
+    beyond_max_context: Reason | None = Field(
         default=None,
         description=(
             "Why a context the record states is longer than its model's max_context_tokens (a paper's"
