@@ -72,5 +72,14 @@ def test_the_architectures_page_lists_every_model_type_with_its_adapter_or_reaso
         if row.reason is None:
             assert f"<code>{row.adapter}</code>" in page
             assert all(label in page for label in row.mechanisms)
+            assert row.note in page
         else:
             assert row.reason.text in page
+
+
+def test_a_cache_transformers_cannot_build_is_said_beside_its_adapter() -> None:
+    """BLT is read by an adapter, and the list says its cache had to be handed to transformers."""
+    (row,) = [row for row in coverage() if row.model_type == "blt"]
+    assert row.reason is None and row.adapter == "blt.blt"
+    assert "cannot build" in row.note and "EncoderDecoderCache" in row.note
+    assert row.note in html.unescape(render_adapters_page())

@@ -100,6 +100,9 @@ class SlidingWindow:
     """True where an implementation applies the window as an attention mask only and caches every
     token (transformers' GPT-Neo local layers); ``None`` for the usual case. Only layouts that follow
     such an implementation read it."""
+    variant: str | None = None
+    """The family, where only some engines run it (``blt``: BLT's local encoder and decoder layers, which
+    the serving engines have no model for); ``None`` for the usual case."""
 
     def __post_init__(self) -> None:
         _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window"))

@@ -16,6 +16,8 @@ def _row(row: Coverage) -> list[object]:
     name = element("code", row.model_type)
     if row.reason is None:
         mechanisms = join(sorted(row.mechanisms), ", ")
+        if row.note:
+            mechanisms = join([element("div", mechanisms), element("small", row.note)])
         return [name, badge("adapter", "agrees"), element("code", row.adapter or ""), mechanisms]
     return [name, badge(row.reason.name, "neutral"), "", ""]
 

@@ -24,7 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
-Held = Literal["cache", "returned state", "modules"]
+Held = Literal["cache", "returned state", "modules", "handed in"]
 AutoClass = Literal["causal-lm", "image-text-to-text", "base", "mapped-class"]
 
 _BASE: dict[str, Any] = {
@@ -61,8 +61,9 @@ class Case:
     the type, built from the decoder config where the auto class cannot build it from the composite one.
     ``held`` says where transformers keeps the state the engine counts: its cache object (``cache``), the
     ``state`` a model returns in place of one (``returned state``: RWKV), or the cache object together with
-    attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks); the test
-    measures all of it.
+    attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks), or a cache
+    object the model cannot build itself and is handed empty, whose two halves both hold its layers
+    (``handed in``: BLT's ``EncoderDecoderCache``); the test measures all of it.
     ``whole_input`` says why a decode step passes the model every token so far, not the new one alone.
     """
 

@@ -743,6 +743,51 @@ def _dots3_note() -> list[Case]:
     ]
 
 
+def _blt() -> list[Case]:
+    """BLT's three stacks with sizes of their own: a local encoder of two layers with two K/V heads, a
+    global transformer of two layers, a local decoder of three with one, both local stacks' bytes in a
+    window (the released ``local_attention_window_len``) or, with ``null``, in full causal attention;
+    the entropy patcher runs as in the released config (``patch_in_forward``). transformers cannot build
+    the cache itself, so it is handed one (``held``)."""
+    local = {
+        "hidden_size": 32,
+        "num_attention_heads": 4,
+        "intermediate_size": 48,
+        "hidden_size_global": 48,
+        "vocab_size": 64,
+        "max_position_embeddings": 128,
+    }
+    config = {
+        "model_type": "blt",
+        "vocab_size": 64,
+        "max_position_embeddings": 128,
+        "local_attention_window_len": WINDOW,
+        "encoder_hash_byte_group_vocab": 50,
+        "encoder_hash_byte_group_size": [3, 4],
+        "encoder_config": {**local, "num_key_value_heads": 2, "num_hidden_layers": 2},
+        "decoder_config": {**local, "num_key_value_heads": 1, "num_hidden_layers": 3},
+        "global_config": {
+            "hidden_size": 48,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "intermediate_size": 64,
+            "max_position_embeddings": 128,
+        },
+        "patcher_config": {
+            "hidden_size": 16,
+            "num_attention_heads": 2,
+            "num_hidden_layers": 1,
+            "intermediate_size": 32,
+            "vocab_size": 64,
+            "max_position_embeddings": 128,
+        },
+    }
+    return [
+        Case("blt", config, held="handed in"),
+        Case("blt-no-window", {**config, "local_attention_window_len": None}, held="handed in"),
+    ]
+
+
 def cases_a_l() -> list[Case]:
     """Every case of this half, in a stable order; names are unique and used as test ids."""
     return [
@@ -762,4 +807,5 @@ def cases_a_l() -> list[Case]:
         *_lara_mini(),
         *_reused_layers(),
         *_dots3_note(),
+        *_blt(),
     ]

@@ -139,6 +139,28 @@ def cache_bytes(cache: Any, num_layers: int) -> list[int]:
     return per_layer
 
 
+def halves_bytes(cache: Any, layers: list[int], num_layers: int) -> list[int]:
+    """Bytes per layer of an ``EncoderDecoderCache`` whose halves both hold the model's own layers (BLT:
+    the self-attention half the local encoder's, the cross-attention half the local decoder's), laid
+    onto ``layers``, the model's layers that keep a cache, in order: the first half's entries, then the
+    second's. The cache object holds no other tensor."""
+    halves = ("self_attention_cache", "cross_attention_cache")
+    for name, value in vars(cache).items():
+        for path, tensor in tensors_in(value, name) if name not in halves else ():
+            raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not in either half")
+    held = [
+        entry
+        for name in halves
+        for entry in cache_bytes(getattr(cache, name), len(getattr(cache, name).layers))
+    ]
+    if len(held) != len(layers):
+        raise UnaccountedTensor(f"the halves hold {len(held)} layers, the model caches {len(layers)}")
+    per_layer = [0] * num_layers
+    for layer, size in zip(layers, held, strict=True):
+        per_layer[layer] = size
+    return per_layer
+
+
 def returned_state_bytes(state: list[torch.Tensor], num_layers: int) -> list[int]:
     """Bytes of each layer's share of a state returned in place of a cache object: RWKV's
     ``RwkvOutput.state``, tensors shaped ``(batch, channels, layers)`` with the layer last."""

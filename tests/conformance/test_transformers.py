@@ -26,6 +26,7 @@ from transformers import (
     AutoModelForCausalLM,
     AutoModelForImageTextToText,
     DynamicCache,
+    EncoderDecoderCache,
     __version__,
 )
 from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
@@ -33,12 +34,12 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_N
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from registry.engine.engines.transformers import REFERENCE_CONV_FP32, REFERENCE_STATE_FP32
-from registry.engine.layers import Compressed, Recurrent
+from registry.engine.layers import Compressed, NoCache, Recurrent
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
 from tests.conformance.configs_outside import cases_outside
-from tests.conformance.measure import cache_bytes, module_bytes, returned_state_bytes
+from tests.conformance.measure import cache_bytes, halves_bytes, module_bytes, returned_state_bytes
 
 pytestmark = pytest.mark.slow
 
@@ -109,7 +110,8 @@ def _tokens(count: int, seed: int) -> torch.Tensor:
 def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = None) -> Any:
     """One forward pass from ``held`` (None: a fresh start), and what then holds the state: the cache
     object, or RWKV's returned ``state``. A model keeping state on its modules builds a cache it does not
-    return (RecurrentGemma), so it is handed one, as ``generate`` hands it one."""
+    return (RecurrentGemma), so it is handed one, as ``generate`` hands it one; a model that cannot build
+    its cache (BLT) is handed an ``EncoderDecoderCache`` of two empty ``DynamicCache`` objects."""
     with torch.no_grad():
         if case.held == "returned state":
             return model(input_ids=ids, state=held, use_cache=True).state
@@ -117,11 +119,21 @@ def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = 
             cache = DynamicCache(config=model.config) if held is None else held
             model(input_ids=ids, cache=cache, use_cache=True)
             return cache
+        if case.held == "handed in" and held is None:
+            held = EncoderDecoderCache(DynamicCache(), DynamicCache())
         return model(input_ids=ids, cache=held, use_cache=True).cache
 
 
-def _measure(case: Case, model: torch.nn.Module, held: Any, num_layers: int) -> list[int]:
+def _cached_layers(layout: LayerGroups) -> list[int]:
+    """The layers of ``layout`` that keep a cache, in order."""
+    return [i for i, mechanism in enumerate(layout.mechanisms()) if not isinstance(mechanism, NoCache)]
+
+
+def _measure(case: Case, model: torch.nn.Module, held: Any, layout: LayerGroups) -> list[int]:
     """Bytes per layer of everything that holds the state (:func:`_forward`)."""
+    num_layers = layout.num_layers
+    if case.held == "handed in":
+        return halves_bytes(held, _cached_layers(layout), num_layers)
     if case.held == "returned state":
         return returned_state_bytes(held, num_layers)
     measured = cache_bytes(held, num_layers)
@@ -226,7 +238,7 @@ def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
-    measured = _measure(case, model, _forward(case, model, _tokens(tokens, seed=tokens)), layout.num_layers)
+    measured = _measure(case, model, _forward(case, model, _tokens(tokens, seed=tokens)), layout)
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
 
 
@@ -240,13 +252,13 @@ def test_decode_steps_match_the_engine(case: Case) -> None:
     model = _model(case, dtype)
     ids = _tokens(SHORT, seed=1)
     state = _forward(case, model, ids)
-    held = {SHORT: sum(_measure(case, model, state, layout.num_layers))}
+    held = {SHORT: sum(_measure(case, model, state, layout))}
     period = _period(layout)
     for tokens in range(SHORT + 1, LONG + 1):
         new = _tokens(1, seed=tokens)
         ids = torch.cat([ids, new], dim=1)
         state = _forward(case, model, ids if case.whole_input else new, state)
-        measured = _measure(case, model, state, layout.num_layers)
+        measured = _measure(case, model, state, layout)
         result = _engine(case, layout, tokens, dtype)
         assert_conforms(measured, result, f"{case.name} decode t={tokens}")
         held[tokens] = sum(measured)

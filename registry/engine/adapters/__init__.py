@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from registry.engine.adapters import (
+    blt,
     cohere,
     cpmant,
     deepseek,
@@ -73,7 +74,13 @@ from registry.engine.adapters._config import (
     stated_dtype,
 )
 from registry.engine.adapters.context import ContextMaximum, max_context_from_config
-from registry.engine.adapters.coverage import ADAPTER_MECHANISMS, NO_ADAPTER, Adapter, Reason
+from registry.engine.adapters.coverage import (
+    ADAPTER_MECHANISMS,
+    CACHE_HANDED_IN,
+    NO_ADAPTER,
+    Adapter,
+    Reason,
+)
 from registry.engine.layers import LayerGroups
 
 _ADAPTERS: dict[str, Adapter] = {
@@ -143,6 +150,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "inkling_text": inkling.inkling,
     "dots3_note": dots3.dots3_note,
     "dots3_note_text": dots3.dots3_note,
+    "blt": blt.blt,
     "cpmant": cpmant.cpmant,
     "hrm_text": hrm.hrm_text,
     "inkling2_text": inkling.inkling2,
@@ -218,12 +226,20 @@ class Coverage:
     adapter: str | None
     mechanisms: frozenset[str]
     reason: Reason | None
+    note: str = ""
+    """What a reader of the list must know beside the mechanisms (:data:`~.coverage.CACHE_HANDED_IN`)."""
 
 
 def coverage() -> tuple[Coverage, ...]:
     """Every ``model_type`` with an adapter or a reason for having none, sorted by name."""
     rows = [
-        Coverage(name, f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}", ADAPTER_MECHANISMS[fn], None)
+        Coverage(
+            name,
+            f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}",
+            ADAPTER_MECHANISMS[fn],
+            None,
+            CACHE_HANDED_IN.get(name, ""),
+        )
         for name, fn in _ADAPTERS.items()
     ]
     rows += [Coverage(name, None, frozenset(), reason) for name, reason in NO_ADAPTER.items()]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from registry.engine.adapters import (
+    blt,
     cohere,
     cpmant,
     deepseek,
@@ -209,6 +210,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     wrapped.got_ocr2: frozenset({FULL, SLIDING}),
     wrapped.fuyu: frozenset({FULL}),
     cpmant.cpmant: frozenset({FULL}),
+    blt.blt: frozenset({FULL, SLIDING}),
     hrm.hrm_text: frozenset({FULL}),
     dots3.dots3_note: frozenset({MLA_LATENT, MLA_INDEXED, MLA_WINDOW}),
     inkling.inkling: frozenset(
@@ -222,6 +224,17 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     ),
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
+
+CACHE_HANDED_IN: Mapping[str, str] = {
+    "blt": (
+        "transformers 5.24.0 cannot build BLT's cache itself: BltModel.forward asks for "
+        "DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers. Handed an "
+        "EncoderDecoderCache of two empty DynamicCaches, the model fills it (the local encoder's K and V in "
+        "one half, the local decoder's in the other), and the conformance tests measure both halves."
+    ),
+}
+"""Model types read by an adapter whose transformers cache had to be handed to the model to be measured,
+and why (the site's list prints it beside the mechanisms)."""
 
 
 @dataclass(frozen=True)
@@ -282,16 +295,6 @@ _ENCODER_ONLY_M_Z = (
     "xmod",
 )
 _OWN_REASONS: Mapping[str, Reason] = {
-    "blt": Reason(
-        "cache transformers cannot build",
-        "BLT keeps its cache in an EncoderDecoderCache used its own way (modeling_blt.py, transformers "
-        "5.24.0): the self-attention half holds the local encoder's K and V and the cross-attention half "
-        "the local decoder's self-attention K and V, one entry per byte in each of their layers; the "
-        "global transformer over patches and the cross-attentions keep nothing and run again at every "
-        "step. transformers 5.24.0 cannot build that cache itself: asked to cache (by generate too), "
-        "BltModel.forward builds DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers "
-        "(AttributeError), so there is no cache of its own to measure; no adapter yet.",
-    ),
     "openai-gpt": Reason(
         "no cache",
         "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "

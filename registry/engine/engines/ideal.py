@@ -301,6 +301,32 @@ def unread_state(mechanism: Recurrent) -> str:
     return ""
 
 
+class Serving(Ideal):
+    """A serving engine's rules: it runs only the models it implements, so a layer that only a model it
+    does not implement keeps (:func:`unserved`) is refused with that reason, whatever its other rules
+    would say of the mechanism."""
+
+    name = ""
+    """The engine's name as a sentence starts it (``vLLM``)."""
+
+    def plan(self, mechanism: Mechanism, settings: Settings) -> GroupPlan:
+        reason = unserved(mechanism)
+        if reason:
+            return unsupported(f"{self.name} {reason}")
+        return super().plan(mechanism, settings)
+
+
+def unserved(mechanism: Mechanism) -> str:
+    """Why no serving engine sizes ``mechanism`` ("" when one may): it is kept only by a model that none of
+    vLLM (``vllm/model_executor/models/registry.py``), SGLang (``python/sglang/srt/models/``) and
+    llama.cpp (``LLM_ARCH_NAMES``, ``src/llama-arch.cpp``) implements. BLT's local layers
+    (:mod:`registry.engine.adapters.blt`) are such layers: an engine's block rounding of them would
+    describe a model it never ran."""
+    if isinstance(mechanism, SlidingWindow) and mechanism.variant == "blt":
+        return "implements no BLT model (BltForCausalLM), so BLT's local encoder and decoder layers get no number"
+    return ""
+
+
 def _prefix(mechanism: Attention, kv: Component) -> tuple[Component, ...]:
     """K and V of the tokens every sequence keeps ahead of its own: ``prefix × entry`` per layer, whatever
     the context (none when the layer has no prefix)."""

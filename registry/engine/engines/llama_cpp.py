@@ -4,7 +4,7 @@ sequence, padded to whole cells."""
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, refusal, unread_state
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -19,10 +19,11 @@ from registry.engine.plan import Component, GroupPlan, MissingDimension, Setting
 from registry.engine.trace import number
 
 
-class LlamaCpp(Ideal):
+class LlamaCpp(Serving):
     """llama.cpp (vendored by llama-cpp-python 0.3.36): one contiguous cache per sequence, padded."""
 
     key = "llama.cpp"
+    name = "llama.cpp"
     title = "llama.cpp KV cells padded to 256"
     pad = 256
     """``cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256)`` and likewise ``n_ctx_seq`` (``llama_context``

@@ -5,17 +5,18 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4_sglang import sglang_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, refusal, unread_state
 from registry.engine.formulas import window_tokens
 from registry.engine.layers import MLA, Attention, Chunked, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
 
-class SGLang(Ideal):
+class SGLang(Serving):
     """SGLang 0.5.23: token-granular pools (page size 1 unless a backend asks for more)."""
 
     key = "sglang"
+    name = "SGLang"
     title = "SGLang 0.5.23 token pools, page size 1"
     kv_dtypes = frozenset({"fp32", "bf16", "fp16", "fp8", "fp8_e4m3", "fp8_e5m2"})
 

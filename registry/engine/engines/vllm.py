@@ -5,16 +5,17 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4 import vllm_compressed
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Ideal, ceil_div, model_dtype, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, model_dtype, refusal, unread_state
 from registry.engine.layers import MLA, Attention, Compressed, Mechanism, Recurrent, StateTensor
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
 
-class VLLM(Ideal):
+class VLLM(Serving):
     """vLLM 0.33.0: paged KV cache, whole blocks per sequence (``vllm/v1/kv_cache_interface.py``)."""
 
     key = "vllm"
+    name = "vLLM"
     title = "vLLM 0.33.0 paged KV cache"
     block_size = 16
     """``CacheConfig.DEFAULT_BLOCK_SIZE`` (``vllm/config/cache.py``) for standard attention backends."""
