@@ -107,14 +107,18 @@ REVISION_NOT_A_COMMIT = _rule(
 BEYOND_MAX_CONTEXT = _rule(
     "R012",
     "beyond-max-context",
-    "A kv-efficiency or benchmark record states a context longer than its model's max_context_tokens.",
+    "A kv-efficiency or benchmark record states a context, or a workload whose input and output tokens "
+    "together are, longer than its model's max_context_tokens.",
     "A figure at a context the model does not take describes no way of using it, and a reader takes it for "
-    "one: a 128K cache on a 32K model looks like a supported setting. A record may state one on purpose (a "
-    "paper's extrapolation past the trained length): it then says why in 'beyond_max_context', which "
-    "silences the warning and is shown beside the figure. A reason left on a record none of whose contexts "
-    "is beyond the maximum is reported too, so that it cannot outlive the figure it explained.",
-    "state the figure at a context within the model's maximum, or say why it is beyond it in "
-    "'beyond_max_context' (a reason, not a flag)",
+    "one: a 128K cache on a 32K model looks like a supported setting. Likewise a workload whose requests "
+    "hold more tokens, input and output together, than the maximum is one a server started on the model's "
+    "config refuses; its fixed lengths, its caps and even its means say so (a mean beyond the maximum has "
+    "requests beyond it). A record may state one on purpose (a paper's extrapolation past the trained "
+    "length): it then says why in 'beyond_max_context', which silences the warning and is shown beside "
+    "the figure. A reason left on a record nothing of which is beyond the maximum is reported too, so that "
+    "it cannot outlive the figure it explained.",
+    "state the figure at a context, and the workload at lengths, within the model's maximum, or say why "
+    "it is beyond it in 'beyond_max_context' (a reason, not a flag)",
     Severity.WARNING,
 )
 

@@ -151,9 +151,9 @@ class RunShape(Envelope):
     beyond_max_context: Reason | None = Field(
         default=None,
         description=(
-            "Why a context the record states is longer than its model's max_context_tokens (a paper's"
-            " extrapolation past the trained length, say): the reason silences R012 beyond-max-context and"
-            " the site shows it beside the figure."
+            "Why a context the record states, or its workload's input and output tokens together, is"
+            " longer than its model's max_context_tokens (a paper's extrapolation past the trained length,"
+            " say): the reason silences R012 beyond-max-context and the site shows it beside the figure."
         ),
     )
     batch: int = Field(default=1, ge=1, le=1_000_000)
