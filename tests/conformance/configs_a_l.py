@@ -1,5 +1,5 @@
 """Scaled-down configs of the causal-LM model types whose adapters came with the list of every
-architecture (names a to l, and Qwen3.5), in the shape and under the rules of :mod:`.configs`."""
+architecture (names a to l, and Qwen3.5 and Qwen4-Exp), in the shape and under the rules of :mod:`.configs`."""
 
 from __future__ import annotations
 
@@ -70,6 +70,67 @@ def _qwen3_5() -> list[Case]:
         Case(
             "qwen3_5_moe",
             {"model_type": "qwen3_5_moe", "text_config": moe, "vision_config": vision},
+            state="fp32",
+            state_source=state,
+        ),
+    ]
+
+
+_QWEN4_EXP: dict[str, Any] = {
+    **_DELTA_NET,
+    **_QWEN3_5_MOE,
+    "hc_count": 2,
+    "hc_lowrank": 8,
+    "ple_embed_dim": 24,
+    "ple_conv_kernel_size": 3,
+    "ngram_size": 4,
+    "heads_per_ngram": 2,
+    "ngram_vocab_size_base": 97,
+    "make_ngram_vocab_size_divisible_by": 8,
+    "split_ngram_parts": 1,
+    "indexer_n_heads": 2,
+    "indexer_kv_heads": 1,
+    "indexer_head_dim": 20,
+    "indexer_budget": 4,
+    "indexer_compress_ratio": 2,
+}
+"""Qwen4-Exp's extra sizes: the per-layer embedding's conv of 3 taps dilated by 4 (8 inputs) over 2 x 32
+channels and 3 token ids, and an indexer key of 20 values (at least the 16 rotary dimensions, as the
+configuration requires), all differing from the DeltaNet's."""
+
+
+def _qwen4_exp() -> list[Case]:
+    """The decoder by ``layer_types`` (one written ``full_attention``, as the checkpoint writes it), the
+    wrapper by ``full_attention_interval``; each with a per-layer-embedding layer and a plain DeltaNet."""
+    state = _FP32_REFERENCE.format(
+        "Qwen4ExpTextGatedDeltaNet is Qwen 3.5's, whose torch_chunk_gated_delta_rule casts to float32 "
+        "(modeling_qwen4_exp.py)"
+    )
+    kinds = [
+        "linear_attention",
+        "indexed_attention",
+        "linear_attention",
+        "linear_attention",
+        "full_attention",
+    ]
+    text = _text("qwen4_exp_text", num_hidden_layers=5, layer_types=kinds, ple_layer_ids=[3], **_QWEN4_EXP)
+    by_interval = _text(
+        "qwen4_exp_text", num_hidden_layers=4, full_attention_interval=2, ple_layer_ids=[1], **_QWEN4_EXP
+    )
+    vision = {
+        "depth": 1,
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_heads": 2,
+        "out_hidden_size": 32,
+        "patch_size": 14,
+        "num_position_embeddings": 16,
+    }
+    return [
+        Case("qwen4_exp_text", text, state="fp32", state_source=state),
+        Case(
+            "qwen4_exp",
+            {"model_type": "qwen4_exp", "text_config": by_interval, "vision_config": vision},
             state="fp32",
             state_source=state,
         ),
@@ -799,6 +860,7 @@ def cases_a_l() -> list[Case]:
         *_gemma4(),
         *_wrapped(),
         *_qwen3_5(),
+        *_qwen4_exp(),
         *_falcon_h1(),
         *_inkling(),
         *_deepseek_v4(),

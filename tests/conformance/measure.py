@@ -26,6 +26,7 @@ CACHE_DATA = frozenset(
         "conv_states",
         "recurrent_states",
         "indexer_keys",
+        "indexer_position_ids",
         "idx_keys",
         "compressed_kv",
         "buffer_kv",
@@ -35,7 +36,8 @@ CACHE_DATA = frozenset(
     }
 )
 """Layer attributes that hold cached states (``DynamicLayer``, ``DynamicSlidingWindowLayer``,
-``DynamicIndexedLayer``, ``LinearAttentionLayer`` in ``cache_utils.py``, DeepSeek-V4's
+``DynamicIndexedLayer`` (whose ``indexer_position_ids`` Qwen4-Exp fills with every token's position
+ids), ``LinearAttentionLayer`` in ``cache_utils.py``, DeepSeek-V4's
 ``DeepseekV4HCACache`` / ``DeepseekV4CSACache`` in ``modeling_deepseek_v4.py``, and
 ``MiniMaxM3VLSparseCacheLayer`` in ``modeling_minimax_m3_vl.py``, transformers 5.24.0)."""
 

@@ -45,6 +45,7 @@ from registry.engine.adapters import (
     olmo_hybrid,
     plain,
     qwen,
+    qwen4,
     recurrent,
     rnn,
     ssm,
@@ -140,6 +141,13 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     qwen.qwen3_next: frozenset({FULL, state("gated-deltanet")}),
     qwen.qwen3_5: frozenset({FULL, state("gated-deltanet")}),
     qwen.qwen3_vl_moe: frozenset({FULL, SLIDING}),
+    qwen4.qwen4_exp: frozenset(
+        {
+            FULL_INDEXED,
+            state("gated-deltanet"),
+            side_by_side(state("gated-deltanet"), state(qwen4.PLE_VARIANT)),
+        }
+    ),
     gemma.gemma2: frozenset({FULL, SLIDING}),
     gemma.gemma3: frozenset({FULL, SLIDING}),
     cohere.cohere2: frozenset({FULL, SLIDING}),
@@ -257,11 +265,6 @@ ENCODER_ONLY = Reason(
     "the encoder as the decoder of an encoder-decoder pair (is_decoder). Published checkpoints are "
     "encoders, which keep no KV cache when they run.",
 )
-NOT_YET = Reason(
-    "no adapter yet",
-    "A decoder-only language model whose cache layout has not yet been read from its transformers "
-    "code; the engine refuses its configs (unsupported model type) rather than guess a layout.",
-)
 
 ASSISTANT = Reason(
     "assistant",
@@ -300,17 +303,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "
         "and values and recomputes the whole sequence at every step, so there is no cache to lay out.",
     ),
-    "qwen4_exp": Reason(
-        "indexer keys beside attention",
-        "Qwen4-Exp mixes gated DeltaNet layers with indexed-attention layers. transformers 5.24.0 "
-        "(modeling_qwen4_exp.py) caches no block-compressed keys: beside K and V each indexed layer keeps "
-        "one raw indexer key of indexer_head_dim per token (cache.update_indexer) and pools them into "
-        "blocks of indexer_compress_ratio at every step. The gated DeltaNet layers named in ple_layer_ids "
-        "keep two more conv states (number_of_conv_states 3): a dilated convolution window of "
-        "(ple_conv_kernel_size - 1) x ngram_size positions over hc_count x hidden_size channels, and the "
-        "last ngram_size - 1 token ids in int64. The engine has indexer keys beside attention, but sizes a "
-        "conv window by its kernel only and has no state of token ids, so no adapter yet.",
-    ),
     "reformer": Reason(
         "bucketed cache",
         "Reformer's LSH and local attention keep a cache of their own (ReformerDynamicCache: hashed "
@@ -329,14 +321,11 @@ _OWN_REASONS: Mapping[str, Reason] = {
     ),
 }
 """Model types whose reason is their own, read from their transformers code."""
-_NOT_YET: tuple[str, ...] = ()
 
 NO_ADAPTER: Mapping[str, Reason] = {
     **dict.fromkeys(_ENCODER_DECODER + _ENCODER_DECODER_M_Z, ENCODER_DECODER),
     **dict.fromkeys(_ENCODER_ONLY + _ENCODER_ONLY_M_Z, ENCODER_ONLY),
     **dict.fromkeys(("gemma4_assistant", "gemma4_unified_assistant"), ASSISTANT),
-    **dict.fromkeys(_NOT_YET, NOT_YET),
     **_OWN_REASONS,
-    "qwen4_exp_text": _OWN_REASONS["qwen4_exp"],
 }
 """Every causal-LM ``model_type`` of transformers 5.24.0 without an adapter, and why."""
