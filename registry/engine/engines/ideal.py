@@ -320,10 +320,17 @@ def unserved(mechanism: Mechanism) -> str:
     """Why no serving engine sizes ``mechanism`` ("" when one may): it is kept only by a model that none of
     vLLM (``vllm/model_executor/models/registry.py``), SGLang (``python/sglang/srt/models/``) and
     llama.cpp (``LLM_ARCH_NAMES``, ``src/llama-arch.cpp``) implements. BLT's local layers
-    (:mod:`registry.engine.adapters.blt`) are such layers: an engine's block rounding of them would
-    describe a model it never ran."""
+    (:mod:`registry.engine.adapters.blt`) and the prompt tokens CPM-Ant caches ahead of every sequence
+    (:attr:`Attention.prefix_tokens`) are such layers: an engine's block rounding of them would describe
+    a model it never ran (and rounding the context alone would leave out the prompt tokens the cache
+    holds ahead of it)."""
     if isinstance(mechanism, SlidingWindow) and mechanism.variant == "blt":
         return "implements no BLT model (BltForCausalLM), so BLT's local encoder and decoder layers get no number"
+    if isinstance(mechanism, Attention) and mechanism.prefix_tokens:
+        return (
+            "implements no CPM-Ant model (CpmAntForCausalLM), the one that caches prompt tokens of its own "
+            "ahead of every sequence, so a layer holding them gets no number"
+        )
     return ""
 
 
