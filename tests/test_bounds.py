@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from registry.bounds import Bound, Figure, ModelFacts, Part, RunFacts, bounds_of
-from registry.bounds.flops import prefill_attention
+from registry.bounds.flops import decode_attention, prefill_attention
 from registry.bounds.written import seconds, si, significant
+from registry.engine.adapters import layer_groups_from_config
 from registry.engine.layers import MLA, Attention, SlidingWindow, uniform_layer_groups
 
 LLAMA_8B = ModelFacts(
@@ -200,6 +201,21 @@ def test_causal_prefill_pairs_under_full_attention_windows_and_mla() -> None:
     assert prefill_attention(window, 4).flops == (2 * 32 * 256) * (3 + 2 * 2)  # 1 + 2 + 2 + 2
     mla = replace(full, layout=uniform_layer_groups("deepseek_v3", MLA(512, 64, 128, 128, 128), 1))
     assert prefill_attention(mla, 2).flops == 2 * 128 * (128 + 64 + 128) * 3
+
+
+def test_an_mla_layer_with_a_window_attends_its_window_only() -> None:
+    """Dots 3 Note: the three global MLA layers attend every token, the three sliding ones their 512."""
+    layout = layer_groups_from_config({"model_type": "dots3_note", "num_hidden_layers": 6, "hidden_size": 64})
+    dots3 = replace(LLAMA_8B, layout=layout)
+    global_pair = 2 * 128 * (128 + 64 + 128)
+    sliding_pair = 2 * 64 * (192 + 64 + 128)
+    assert decode_attention(dots3, 10_000).flops == 3 * global_pair * 10_000 + 3 * sliding_pair * 512
+    assert decode_attention(dots3, 100).flops == 3 * (global_pair + sliding_pair) * 100
+    capped = 512 * 513 // 2 + (1_000 - 512) * 512
+    assert (
+        prefill_attention(dots3, 1_000).flops
+        == 3 * global_pair * 1_000 * 1_001 // 2 + 3 * sliding_pair * capped
+    )
 
 
 def test_written_numbers() -> None:

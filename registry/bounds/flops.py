@@ -11,7 +11,7 @@ Attention per query token and attended key, per layer: ``2 x heads x (key head s
 size)`` FLOPs (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", Table 1: the attention
 term ``2 n_layer n_ctx d_attn`` per token, here with the key and value sizes kept apart). Causal
 prefill of ``L`` tokens attends ``L (L + 1) / 2`` query-key pairs in full attention, fewer under a
-sliding window or within chunks.
+window (a sliding-window layer's, or an MLA layer's over its latent) or within chunks.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from registry.bounds.facts import ModelFacts
 from registry.bounds.written import count, si
-from registry.engine.layers import MLA, Attention, Chunked, SlidingWindow
+from registry.engine.layers import MLA, Attention, Chunked, Mechanism, SlidingWindow
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +83,7 @@ def _terms(model: ModelFacts) -> tuple[list[_Term], list[str]]:
             heads = _query_heads(model, mech.num_kv_heads)
             factors = f"2 × {heads} × ({mech.head_dim} + {mech.v_head_dim})"
             pair = 2 * heads * (mech.head_dim + mech.v_head_dim)
-            window = mech.window if isinstance(mech, SlidingWindow) else None
-            chunk = mech.chunk if isinstance(mech, Chunked) else None
+            window, chunk = _reach(mech)
             if (isinstance(mech, SlidingWindow) and window is None) or (
                 isinstance(mech, Chunked) and chunk is None
             ):
@@ -101,10 +100,22 @@ def _terms(model: ModelFacts) -> tuple[list[_Term], list[str]]:
             assert mech.v_head_dim is not None
             factors = f"2 × {mech.num_heads} × ({mech.qk_nope_head_dim} + {mech.qk_rope_head_dim} + {mech.v_head_dim})"
             pair = 2 * mech.num_heads * (mech.qk_nope_head_dim + mech.qk_rope_head_dim + mech.v_head_dim)
-            terms.append(_Term("mla", group.count, pair, factors))
+            terms.append(_Term("mla", group.count, pair, factors, *_reach(mech)))
         else:
             left_out.append(f"{group.count} {mech.kind} layers")
     return terms, left_out
+
+
+def _reach(mechanism: Mechanism) -> tuple[int | None, int | None]:
+    """The window and the chunk a layer's attention is confined to, wherever its layer type states one (a
+    sliding-window layer's window, an MLA layer's window over its latent, a chunked layer's chunk);
+    ``None`` where it attends to the whole context."""
+    match mechanism:
+        case SlidingWindow() | MLA():
+            return mechanism.window, None
+        case Chunked():
+            return None, mechanism.chunk
+    return None, None
 
 
 def _keys_at(term: _Term, context: int) -> int:
