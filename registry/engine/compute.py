@@ -11,7 +11,11 @@ Two figures per token: ``bytes_per_token`` is what one more token adds at the co
 cost: a sliding window that is not full yet still adds its entry), ``steady_state_bytes_per_token`` what
 it adds once every window is full. They differ only while some window is longer than the context; a
 model whose every layer has a window longer than its context would otherwise read as costing nothing
-per token.
+per token. Where a cache steps by a block, a page or a compression ratio, both are its growth averaged
+over that step from the context on, and a paged window counts as full from the context where its pages
+stop growing on average (under ``vllm`` the window's edge, past which its bytes swing by a block from
+token to token and hold steady over a block), so the marginal figure is never below what the cache
+adds (:attr:`Component.period <registry.engine.plan.Component.period>`).
 
 Everything is exact: sizes are integers or fractions (sub-byte formats), rounded up to whole bytes only
 when a group's bytes at the context are counted. A dimension that is ``None`` makes every figure that

@@ -72,8 +72,12 @@ class Component:
 
     ``growth`` is what one more token adds per layer once every window is full (``entry_bytes`` for a
     growing cache, ``entry_bytes / ratio`` for a compressed one, 0 for windows and fixed state): the
-    steady state. A window part that is not full yet still grows: until the context reaches
-    ``full_at`` tokens, one more token adds ``filling`` (:meth:`marginal`).
+    steady state. A part whose entries grow and then stop (a window, a compressor's buffer, the pages
+    still inside a window) still grows before that: until the context reaches ``full_at`` tokens, one
+    more token adds ``filling`` (:meth:`marginal`).
+    Both are per-token figures averaged over the component's ``period``: where its entries step by a
+    block, a page or a compression ratio, what token ``t + 1`` adds is that average over the ``period``
+    tokens from ``t``, never less; where they step one token at a time it is exactly what the token adds.
     ``entry_factors`` multiply to ``entry_bytes`` and are what the trace prints.
     """
 
@@ -88,7 +92,11 @@ class Component:
     filling: Fraction = Fraction(0)
     """What one more token adds per layer while a window part is filling (before ``full_at``)."""
     full_at: int | None = None
-    """The context, in tokens, at which a window part is full; ``None`` for growing and fixed parts."""
+    """The context, in tokens, from which a part that fills adds ``growth`` only; ``None`` for parts
+    that never fill (a cache that grows for good, a fixed state)."""
+    period: int = 1
+    """Tokens over which the entries step and the per-token figures are averaged: 1, or a block, a
+    page, a compression ratio, a chunk (whose entries start again at each chunk)."""
 
     def marginal(self, t: int) -> Fraction:
         """What token ``t + 1`` adds per layer to one sequence of ``t`` tokens: ``filling`` while a
@@ -98,9 +106,10 @@ class Component:
         return self.growth
 
 
-def windowed(component: Component, entries: EntryRule, full_at: int) -> Component:
+def windowed(component: Component, entries: EntryRule, full_at: int, period: int | None = None) -> Component:
     """``component`` bounded by a window: ``entries(t)`` entries, full at ``full_at`` tokens. Until then
-    each token adds one entry (``filling``), after it nothing (``growth`` 0)."""
+    each token adds one entry (``filling``), after it nothing (``growth`` 0). ``period`` replaces the
+    component's own where the window steps otherwise (a chunk starts again every ``chunk`` tokens)."""
     return replace(
         component,
         part="window",
@@ -108,6 +117,7 @@ def windowed(component: Component, entries: EntryRule, full_at: int) -> Componen
         growth=Fraction(0),
         filling=component.entry_bytes,
         full_at=full_at,
+        period=component.period if period is None else period,
     )
 
 

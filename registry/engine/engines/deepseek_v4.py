@@ -88,11 +88,21 @@ def paged(
 ) -> tuple[Component, ...]:
     """A cache of ``slot_bytes`` slots in pages of ``slots_per_block`` slots rounded up to 576 bytes:
     the slots, and the padding of each page when there is some. A ``window`` part fills until the
-    context reaches ``full_at`` tokens, adding per token what a growing part adds for good."""
+    context reaches ``full_at`` tokens, adding per token what a growing part adds for good: a page's
+    bytes over the ``block_tokens`` tokens it holds, the period its per-token figures are averaged over."""
     rate = Fraction(slot_bytes * slots_per_block, block_tokens)
     growth = rate if part == "growing" else Fraction(0)
     slots = Component(
-        part, label, Fraction(slot_bytes), factors, rule, growth, per="slot", filling=rate, full_at=full_at
+        part,
+        label,
+        Fraction(slot_bytes),
+        factors,
+        rule,
+        growth,
+        per="slot",
+        filling=rate,
+        full_at=full_at,
+        period=block_tokens,
     )
     page = slots_per_block * slot_bytes
     pad = round_up(page, PAGE_ALIGNMENT) - page
@@ -111,6 +121,7 @@ def paged(
         per="block",
         filling=pad_rate,
         full_at=full_at,
+        period=block_tokens,
     )
     return (slots, padding)
 

@@ -64,11 +64,23 @@ NOT_COUNTED = (
 )
 
 
+def _kept(window: int) -> int:
+    """The tokens kept below the one decoded: ``⌈max(window, 256) / 256⌉ × 256``."""
+    return round_up(max(window, PAGE_TOKENS), PAGE_TOKENS)
+
+
 def swa_pages(t: int, window: int) -> int:
     """SWA pages a sequence holds at ``t``: ``⌈t / 256⌉`` less the whole pages below
     ``t − 1 − ⌈max(window, 256) / 256⌉ × 256`` (``free_swa_out_of_window_slots`` with prefix sharing)."""
-    kept = round_up(max(window, PAGE_TOKENS), PAGE_TOKENS)
-    return compressed_entries(t, PAGE_TOKENS) - max(0, t - 1 - kept) // PAGE_TOKENS
+    return compressed_entries(t, PAGE_TOKENS) - max(0, t - 1 - _kept(window)) // PAGE_TOKENS
+
+
+def swa_full_at(window: int) -> int:
+    """The context from which the SWA pages held stop growing: ``⌈max(window, 256) / 256⌉ × 256 + 1``.
+    Below it nothing is freed and a page is taken every 256 tokens; from it one page is freed for each
+    page taken, so the count repeats every 256 tokens (one page more or less than the window's edge
+    would suggest: the freeing starts a page past the window)."""
+    return _kept(window) + 1
 
 
 def _swa_slots(t: int, window: int, per_page: int, what: str) -> tuple[int, str]:
@@ -85,7 +97,18 @@ def _state(label: str, ratio: int, window: int, head_dim: int, element: int) -> 
     factors: tuple[Factor, ...] = (2, coff, head_dim, element)
     if ratio == 4:
         rows = partial(_swa_slots, window=window, per_page=C4_RING_ROWS, what="rows")
-        return Component("window", label, Fraction(row), factors, rows, Fraction(0), per="row")
+        return Component(
+            "window",
+            label,
+            Fraction(row),
+            factors,
+            rows,
+            Fraction(0),
+            per="row",
+            filling=Fraction(C4_RING_ROWS * row, PAGE_TOKENS),
+            full_at=swa_full_at(window),
+            period=PAGE_TOKENS,
+        )
     ring = (C128_RING_ROWS, *factors)
     return Component(
         "fixed", f"{label} (128-row ring)", Fraction(C128_RING_ROWS * row), ring, one_state, Fraction(0)
@@ -128,13 +151,25 @@ def sglang_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
     window = mechanism.window or 0
     if mechanism.window is not None:
         held = partial(_swa_slots, window=window, per_page=PAGE_TOKENS, what="tokens")
-        parts += paged("local window", "window", RECORD_BYTES, record, PAGE_TOKENS, PAGE_TOKENS, held, window)
+        parts += paged(
+            "local window",
+            "window",
+            RECORD_BYTES,
+            record,
+            PAGE_TOKENS,
+            PAGE_TOKENS,
+            held,
+            swa_full_at(window),
+        )
     element = STATE_DTYPES[settings.state_dtype.name if settings.state_dtype else "fp32"]
     parts.append(_state("compressor state", ratio, window, nope + rope, element))
     if mechanism.index_head_dim is not None:
         dim = mechanism.index_head_dim
         key = Fraction(dim + dim // INDEXER_QUANT_BLOCK * 4)
         key_factors: tuple[Factor, ...] = (parenthesized_sum([dim, f"{dim} / 128 × 4"]),)
-        parts.append(Component("growing", "indexer keys", key, key_factors, every, key / ratio, per="slot"))
+        keys = Component(
+            "growing", "indexer keys", key, key_factors, every, key / ratio, per="slot", period=PAGE_TOKENS
+        )
+        parts.append(keys)
         parts.append(_state("indexer compressor state", ratio, window, dim, element))
     return GroupPlan(tuple(parts), notes=(PAGED, NOT_COUNTED))

@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import partial
 
 from registry.engine.layers import MLA, Compressed
-from registry.engine.plan import Component, GroupPlan, Settings, require, unsupported
+from registry.engine.plan import Component, GroupPlan, Settings, require, unsupported, windowed
 from registry.engine.trace import Factor, number, parenthesized_sum
 
 FLOAT32_BYTES = 4
@@ -54,31 +54,48 @@ def _overlap(t: int, ratio: int) -> tuple[int, str]:
 
 def _compressor(prefix: str, ratio: int, coff: int, dim: int, element: int) -> list[Component]:
     """One compressor's state: its entries, its open window's values and gates, and (``coff`` 2) the
-    previous window's first series."""
+    previous window's first series. Each steps with the ratio, its period. The open window grows a token
+    at a time until the first window closes (``t = ratio − 1``), then starts again every ``ratio``
+    tokens (nothing on average); the overlap's ``ratio`` tokens arrive at once when the first window
+    closes, a token's worth per token over the first ``ratio`` averaged."""
     entry = Fraction(dim * element)
+    buffered = Fraction(2 * coff * dim * element)
     parts = [
         Component(
-            "growing", f"{prefix}entries", entry, (dim, element), partial(_closed, ratio=ratio), entry / ratio
+            "growing",
+            f"{prefix}entries",
+            entry,
+            (dim, element),
+            partial(_closed, ratio=ratio),
+            entry / ratio,
+            period=ratio,
         ),
         Component(
             "window",
             f"{prefix}open window (values + gates)",
-            Fraction(2 * coff * dim * element),
+            buffered,
             (2, coff, dim, element),
             partial(_open, ratio=ratio),
             Fraction(0),
+            filling=buffered,
+            full_at=ratio - 1,
+            period=ratio,
         ),
     ]
     if coff == 2:
         overlap: tuple[Factor, ...] = (dim, parenthesized_sum([element, FLOAT32_BYTES]))
+        kept = Fraction(dim * (element + FLOAT32_BYTES))
         parts.append(
             Component(
                 "window",
                 f"{prefix}overlap (values + float32 gates)",
-                Fraction(dim * (element + FLOAT32_BYTES)),
+                kept,
                 overlap,
                 partial(_overlap, ratio=ratio),
                 Fraction(0),
+                filling=kept,
+                full_at=ratio,
+                period=ratio,
             )
         )
     return parts
@@ -98,12 +115,10 @@ def transformers_compressed(mechanism: Compressed, settings: Settings) -> GroupP
     parts = _compressor("compressed ", ratio, VARIANTS[mechanism.variant], dim, element)
     if mechanism.window is not None:
         kept = partial(_window, window=mechanism.window)
-        parts.insert(
-            0,
-            Component(
-                "window", "local window (K = V)", Fraction(dim * element), (dim, element), kept, Fraction(0)
-            ),
+        local = Component(
+            "window", "local window (K = V)", Fraction(dim * element), (dim, element), kept, Fraction(0)
         )
+        parts.insert(0, windowed(local, kept, mechanism.window - 1))
     if mechanism.variant == "csa" and mechanism.index_head_dim is not None:
         parts += _compressor("indexer ", ratio, 2, mechanism.index_head_dim, element)
     return GroupPlan(tuple(parts))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from registry.engine.engines.ideal import Ideal
+from registry.engine.engines.ideal import Ideal, beside
 from registry.engine.layers import MLA, Attention
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, require, unsupported
 from registry.engine.trace import Factor, parenthesized_sum
@@ -21,11 +21,13 @@ def fp8_ds_mla(engine_layout: Ideal, mechanism: MLA, settings: Settings) -> Grou
         return unsupported(f"the 656-byte fp8 record is defined for a 512 + 64 latent, not {rank} + {rope}")
     entries = engine_layout.full_rule(mechanism)
     record = Fraction(DS_MLA_FP8_RECORD)
-    latent = Component("growing", "", record, (DS_MLA_FP8_RECORD,), entries, record)
+    period = engine_layout.block_tokens(mechanism)
+    latent = Component("growing", "", record, (DS_MLA_FP8_RECORD,), entries, record, period=period)
     explain = (
         "fp8 latent record: 512 fp8 + 4 float32 scales + 64 bf16 RoPE = 512 + 16 + 128 = 656 B per token"
     )
-    return GroupPlan((latent, *engine_layout.indexer(mechanism, settings, entries)), notes=(explain,))
+    keys = beside(engine_layout.indexer(mechanism, settings, entries), latent)
+    return GroupPlan((latent, *keys), notes=(explain,))
 
 
 def fp8_indexer(mechanism: MLA | Attention, entries: EntryRule) -> tuple[Component, ...]:

@@ -7,9 +7,11 @@ allocates differently. The helpers here are the ones those modules share.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
+from math import lcm
 
 from registry.engine.dtypes import FLOAT_DTYPES, INT64, DType
 from registry.engine.formulas import (
@@ -132,6 +134,17 @@ class Ideal(EngineRules):
         ``window`` (one more token adds its entry until the window is full, then nothing)."""
         return window
 
+    def block_tokens(self, mechanism: Mechanism) -> int:
+        """Tokens per block of what :meth:`full_entries` and :meth:`window_entries` hold: 1 here, where
+        every token is its own slot. A component's per-token figures are averaged over it
+        (:attr:`Component.period <registry.engine.plan.Component.period>`)."""
+        return 1
+
+    def chunk_period(self, chunk: int, mechanism: Mechanism) -> int:
+        """Tokens after which :meth:`chunk_entries` repeats: the chunk (a whole number of blocks), since
+        each chunk starts the count again."""
+        return lcm(chunk, self.block_tokens(mechanism))
+
     # -- attention family
 
     def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
@@ -139,7 +152,8 @@ class Ideal(EngineRules):
         element = settings.kv_dtype.bytes_per_element
         entry = attention_entry_bytes(heads, k, v, element)
         factors = tuple(attention_factors(heads, k, v, element))
-        return Component("growing", "", entry, factors, self.full_rule(mechanism), entry)
+        rule = self.full_rule(mechanism)
+        return Component("growing", "", entry, factors, rule, entry, period=self.block_tokens(mechanism))
 
     def full_rule(self, mechanism: Mechanism) -> EntryRule:
         """:meth:`full_entries` for ``mechanism``, as a rule of the context."""
@@ -150,8 +164,8 @@ class Ideal(EngineRules):
         key of every token where the layer has one (MiniMax-M3's sparse layers), and K and V of the
         ``prefix_tokens`` the model puts ahead of every sequence, a fixed part (:func:`_prefix`)."""
         kv = self.kv_component(mechanism, settings)
-        components = (kv, *self.indexer(mechanism, settings, kv.entries), *_prefix(mechanism, kv))
-        return GroupPlan(components, notes=self.position_ids_notes(mechanism))
+        keys = beside(self.indexer(mechanism, settings, kv.entries), kv)
+        return GroupPlan((kv, *keys, *_prefix(mechanism, kv)), notes=self.position_ids_notes(mechanism))
 
     def position_ids_notes(self, mechanism: Attention) -> tuple[str, ...]:
         """Position ids an implementation caches with the layer (:attr:`Attention.cached_position_ids`)
@@ -176,7 +190,8 @@ class Ideal(EngineRules):
         (chunk,) = require(mechanism, "chunk")
         base = self.kv_component(mechanism, settings)
         entries = partial(self.chunk_entries, chunk=chunk, mechanism=mechanism)
-        return GroupPlan((windowed(base, entries, self.window_full_at(chunk)),))
+        period = self.chunk_period(chunk, mechanism)
+        return GroupPlan((windowed(base, entries, self.window_full_at(chunk), period),))
 
     # -- MLA
 
@@ -187,14 +202,15 @@ class Ideal(EngineRules):
         element = settings.kv_dtype.bytes_per_element
         entry = mla_entry_bytes(rank, rope, element)
         factors = tuple(mla_factors(rank, rope, element))
+        entries = self.full_rule(mechanism)
+        period = self.block_tokens(mechanism)
+        latent = Component("growing", "", entry, factors, entries, entry, period=period)
         if mechanism.window is not None:
             if mechanism.index_head_dim is not None:
                 return unsupported("an MLA layer with both a window and an indexer (no model has one)")
             kept = partial(self.window_entries, window=mechanism.window, mechanism=mechanism)
-            return GroupPlan((Component("window", "", entry, factors, kept, Fraction(0)),))
-        entries = self.full_rule(mechanism)
-        latent = Component("growing", "", entry, factors, entries, entry)
-        return GroupPlan((latent, *self.indexer(mechanism, settings, entries)))
+            return GroupPlan((windowed(latent, kept, self.window_full_at(mechanism.window)),))
+        return GroupPlan((latent, *beside(self.indexer(mechanism, settings, entries), latent)))
 
     def indexer(
         self, mechanism: MLA | Attention, settings: Settings, entries: EntryRule
@@ -262,7 +278,7 @@ class Ideal(EngineRules):
         entry, factors = _inner_entry(mechanism.inner, element)
         count = partial(_compressed, ratio=ratio, note=f"⌈t / {number(ratio)}⌉ entries")
         label = f"compressed (1 per {number(ratio)})"
-        parts = [Component("growing", label, entry, factors, count, entry / ratio)]
+        parts = [Component("growing", label, entry, factors, count, entry / ratio, period=ratio)]
         if mechanism.window is not None:
             kept = partial(_window, window=mechanism.window, note=f"min(t, {number(mechanism.window)})")
             local = Component("window", "local window", entry, factors, kept, Fraction(0))
@@ -270,7 +286,9 @@ class Ideal(EngineRules):
         if mechanism.index_head_dim is not None:
             idx = indexer_entry_bytes(mechanism.index_head_dim, element)
             idx_factors = (mechanism.index_head_dim, element)
-            parts.append(Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio))
+            parts.append(
+                Component("growing", "indexer keys", idx, idx_factors, count, idx / ratio, period=ratio)
+            )
         return GroupPlan(tuple(parts))
 
 
@@ -332,6 +350,11 @@ def unserved(mechanism: Mechanism) -> str:
             "ahead of every sequence, so a layer holding them gets no number"
         )
     return ""
+
+
+def beside(parts: Iterable[Component], cache: Component) -> tuple[Component, ...]:
+    """``parts`` kept one per entry of ``cache`` (an indexer's keys), so stepping as it does: its period."""
+    return tuple(replace(part, period=cache.period) for part in parts)
 
 
 def _prefix(mechanism: Attention, kv: Component) -> tuple[Component, ...]:

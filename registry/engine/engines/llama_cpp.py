@@ -60,6 +60,14 @@ class LlamaCpp(Serving):
         """``n_swa + n_ubatch``: the cells :meth:`window_entries` holds at most, before padding."""
         return window + self.n_ubatch
 
+    def block_tokens(self, mechanism: Mechanism) -> int:
+        """The 256 cells every size is padded to."""
+        return self.pad
+
+    def chunk_period(self, chunk: int, mechanism: Mechanism) -> int:
+        """The padding: a chunked layer's cache fills as a window's does (:meth:`chunk_entries`)."""
+        return self.pad
+
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Chunked layers use the same iSWA cache with ``n_swa`` = the chunk size
         (``LLAMA_SWA_TYPE_CHUNKED``)."""

@@ -131,6 +131,10 @@ class Transformers(Ideal):
         """``window − 1``: the most tokens :meth:`window_entries` keeps."""
         return window - 1
 
+    def chunk_period(self, chunk: int, mechanism: Mechanism) -> int:
+        """1: a chunked layer's cache fills as a window's does and then stays (:meth:`chunk_entries`)."""
+        return 1
+
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Chunked layers get a ``DynamicSlidingWindowLayer`` with ``sliding_window = attention_chunk_size``
         ("from a cache point of view, sliding and chunked are the same", ``cache_utils.py``)."""

@@ -33,6 +33,10 @@ class VLLM(Serving):
     def _block(self, mechanism: Mechanism) -> int:
         return self.mla_block_size if isinstance(mechanism, MLA) else self.block_size
 
+    def block_tokens(self, mechanism: Mechanism) -> int:
+        """A block: 64 tokens for MLA (FlashMLA), else 16."""
+        return self._block(mechanism)
+
     def full_entries(self, t: int, mechanism: Mechanism) -> tuple[int, str]:
         """Whole blocks: ``⌈t / block_size⌉ × block_size`` slots.
 
