@@ -103,6 +103,11 @@ class SlidingWindow:
     variant: str | None = None
     """The family, where only some engines run it (``blt``: BLT's local encoder and decoder layers, which
     the serving engines have no model for); ``None`` for the usual case."""
+    latent: MLA | None = None
+    """The same vector as a latent and its RoPE part, where the key is also the value (DeepSeek-V4's
+    sliding-only layers: one vector of 448 + 64 values, its last 64 rotated); ``None`` for the usual
+    case. Layouts that keep such a layer as one latent record read it (SGLang's DeepSeek-V4 pool);
+    the others cache K and V as the fields above say."""
 
     def __post_init__(self) -> None:
         _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window"))

@@ -120,7 +120,8 @@ def _mechanism(spec: LayerGroupSpec) -> Mechanism:
     if spec.mechanism == "attention":
         return Attention(spec.num_kv_heads, spec.head_dim, v_head)
     if spec.mechanism == "sliding-window":
-        return SlidingWindow(spec.num_kv_heads, spec.head_dim, v_head, spec.window)
+        latent = None if spec.kv_lora_rank is None else MLA(spec.kv_lora_rank, spec.qk_rope_head_dim)
+        return SlidingWindow(spec.num_kv_heads, spec.head_dim, v_head, spec.window, latent=latent)
     if spec.mechanism == "chunked":
         return Chunked(spec.num_kv_heads, spec.head_dim, v_head, spec.chunk)
     if spec.mechanism == "mla":

@@ -101,13 +101,19 @@ class LayerGroupSpec(Strict):
         default=None, ge=1, le=2**40, description="Tokens of a chunked-attention layer's chunk (chunked)."
     )
     kv_lora_rank: int | None = Field(
-        default=None, ge=1, le=100_000, description="The MLA latent's size, cached per token (mla)."
+        default=None,
+        ge=1,
+        le=100_000,
+        description="The MLA latent's size, cached per token (mla); on a sliding-window group whose key "
+        "is also its value, that vector's part without RoPE, for the layouts that store it once "
+        "(DeepSeek-V4's sliding-only layers under sglang).",
     )
     qk_rope_head_dim: int | None = Field(
         default=None,
         ge=0,
         le=100_000,
-        description="The decoupled RoPE key's size, cached beside the latent (mla).",
+        description="The decoupled RoPE key's size, cached beside the latent (mla; and a sliding-window "
+        "group's, with kv_lora_rank).",
     )
     compress_ratio: int | None = Field(
         default=None,

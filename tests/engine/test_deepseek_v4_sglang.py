@@ -16,15 +16,31 @@ SGLang 0.5.23's released wheel, in its default CUDA pool mode:
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
+from ruamel.yaml import YAML
 
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.engines.deepseek_v4_sglang import swa_pages
-from registry.engine.layers import MLA, Attention, Compressed, LayerGroup, uniform_layer_groups
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    Compressed,
+    LayerGroup,
+    SlidingWindow,
+    uniform_layer_groups,
+)
+from registry.kinds.geometry import model_layer_groups
+from registry.kinds.records import Model
+from tests.conftest import REPO
 
 LATENT = MLA(kv_lora_rank=448, qk_rope_head_dim=64)
 CSA = uniform_layer_groups("deepseek_v4", Compressed("csa", 4, LATENT, window=128, index_head_dim=128), 1)
 HCA = uniform_layer_groups("deepseek_v4", Compressed("hca", 128, LATENT, window=128), 1)
+SLIDING = uniform_layer_groups("deepseek_v4", SlidingWindow(1, 512, 512, 128, latent=LATENT), 1)
+SWA_PAGE = 256 * 584 + 256
+"""A 256-token SWA page of 584-byte records, 149,504 B rounded up to 576 B: 149,760 B."""
 
 
 def _sglang(layout: LayerGroups, tokens: int, **kwargs: str) -> CacheResult:
@@ -118,3 +134,39 @@ def test_sglang_never_holds_less_than_the_architectural_minimum() -> None:
             ideal = compute(layout, context_tokens=tokens, engine_layout="ideal", kv_dtype="fp8")
             held, minimum = _sglang(layout, tokens).total_bytes, ideal.total_bytes
             assert held is not None and minimum is not None and held >= minimum
+
+
+@pytest.mark.parametrize(("tokens", "pages"), [(1, 1), (128, 1), (256, 1), (257, 2), (1000, 2), (131_072, 2)])
+def test_a_sliding_only_layer_keeps_its_window_in_the_swa_pool_alone(tokens: int, pages: int) -> None:
+    """DeepSeek-V4-Flash's layers 0 and 1 (``compress_ratio`` 0): the SWA pool's pages of 584-byte
+    records, as a compressed layer's local window, and no compressor state (``_init_paged_compress_states``
+    skips ratio 0) nor indexer; not ``min(t, 128)`` slots of a K and a V of 512 values."""
+    result = _sglang(SLIDING, tokens)
+    assert result.total_bytes == result.window_bytes == pages * SWA_PAGE
+    assert result.steady_state_bytes_per_token == 0
+    # a page's bytes over its 256 tokens until the pages stop growing, a page past the window
+    assert result.bytes_per_token == (Fraction(SWA_PAGE, 256) if tokens < 257 else 0)
+    assert "2 SWA pages of 256 tokens" in "\n".join(_sglang(SLIDING, 131_072).trace)
+
+
+def test_a_sliding_only_layer_is_refused_outside_the_fp8_pool() -> None:
+    assert "fp8_e4m3" in _sglang(SLIDING, 1000, kv_dtype="bf16").unsupported[0]
+    wide = uniform_layer_groups("x", SlidingWindow(1, 576, 576, 128, latent=MLA(512, 64)), 1)
+    assert "448 + 64" in _sglang(wide, 1000).unsupported[0]
+
+
+def test_a_window_with_no_latent_keeps_sglangs_token_pool() -> None:
+    """Any other sliding window: ``min(t, window)`` slots of K and V, page size 1."""
+    plain = uniform_layer_groups("x", SlidingWindow(1, 512, 512, 128), 1)
+    assert _sglang(plain, 1000, kv_dtype="bf16").total_bytes == 128 * 2 * 512 * 2
+
+
+def test_deepseek_v4_flash_under_sglang_at_131072_tokens() -> None:
+    """The record's 2 sliding-only, 21 CSA and 20 HCA layers, all in SGLang's DeepSeek-V4 pool."""
+    path = REPO / "records" / "models" / "deepseek-v4-flash.yaml"
+    layout = model_layer_groups(Model.model_validate(YAML(typ="safe").load(path.read_text(encoding="utf-8"))))
+    csa = 512 * (64 * 584 + 64) + 2 * SWA_PAGE + 2 * 8 * 8192 + 512 * 64 * 132 + 2 * 8 * 2048
+    hca = 512 * (2 * 584 + 560) + 2 * SWA_PAGE + 128 * 4096
+    result = _sglang(layout, 131_072)
+    assert [g.bytes_at_context for g in result.groups] == [2 * 2 * SWA_PAGE, 21 * csa, 20 * hca]
+    assert result.total_bytes == 2 * 2 * SWA_PAGE + 21 * csa + 20 * hca

@@ -39,7 +39,9 @@ def test_the_pro_config_is_30_csa_and_31_hca_layers_as_the_model_record_says() -
     assert groups[HCA] == (0, 1, *range(3, 60, 2))
     assert layout.num_layers == 61
     # compress_ratios' 62nd entry, 0, is the multi-token-prediction layer: a sliding-window layer
-    assert [(g.mechanism, g.layers) for g in layout.mtp_groups] == [(SlidingWindow(1, 512, 512, 128), (61,))]
+    # (its one vector also stated as the latent, for the layouts that store it once)
+    sliding = SlidingWindow(1, 512, 512, 128, latent=LATENT)
+    assert [(g.mechanism, g.layers) for g in layout.mtp_groups] == [(sliding, (61,))]
 
 
 def test_transformers_5_layer_types_and_rates_read_as_transformers_reads_them() -> None:
@@ -55,7 +57,7 @@ def test_transformers_5_layer_types_and_rates_read_as_transformers_reads_them() 
     }
     latent = MLA(kv_lora_rank=16, qk_rope_head_dim=8)
     assert [g.mechanism for g in layer_groups_from_config(config).groups] == [
-        SlidingWindow(1, 24, 24, 8),
+        SlidingWindow(1, 24, 24, 8, latent=latent),
         Compressed("csa", 4, latent, window=8, index_head_dim=12),
         Compressed("hca", 8, latent, window=8),
     ]

@@ -14,7 +14,8 @@ multi-token-prediction layer), else the class default: two HCA layers, then CSA 
 Every layer's key is also its value (``num_key_value_heads`` 1, ``kv_proj`` to ``head_dim``); the
 ``qk_rope_head_dim`` trailing values are rotated. Compressed layers state that vector as a latent of
 ``head_dim − qk_rope_head_dim`` values plus the RoPE part, as the model records do; sliding layers as
-one K/V head of ``head_dim``, which transformers caches as separate keys and values.
+one K/V head of ``head_dim``, which transformers caches as separate keys and values, with that same
+latent beside it for the layouts that store the vector once (SGLang's DeepSeek-V4 pool).
 ``qk_rope_head_dim`` is ``head_dim × partial_rotary_factor`` when the config has the factor, else the
 field, else ``head_dim × 64 / 512`` (the class default).
 """
@@ -107,7 +108,7 @@ def deepseek_v4(view: ConfigView) -> LayerGroups:
     rates = _rates(view)
     latent = MLA(kv_lora_rank=size - rope, qk_rope_head_dim=rope)
     mechanisms: Mapping[str, Mechanism] = {
-        SLIDING: SlidingWindow(num_kv_heads=1, head_dim=size, v_head_dim=size, window=window),
+        SLIDING: SlidingWindow(num_kv_heads=1, head_dim=size, v_head_dim=size, window=window, latent=latent),
         CSA: Compressed(
             CSA_VARIANT, rates[CSA], latent, window, view.int_or_default("index_head_dim", 128, _SOURCE)
         ),

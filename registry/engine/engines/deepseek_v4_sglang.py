@@ -1,4 +1,4 @@
-"""DeepSeek-V4's compressed attention as SGLang 0.5.23 lays it out by default on CUDA (the released wheel,
+"""DeepSeek-V4's compressed and sliding-only attention as SGLang 0.5.23 lays it out by default on CUDA (the released wheel,
 ``sglang/srt/mem_cache/deepseek_v4_memory_pool.py`` and ``deepseek_v4_compress_state.py``), with the fp8
 ``v4`` page layout.
 
@@ -26,6 +26,14 @@ or HCA (ratio 128) layer of a sequence of ``t`` tokens then keeps, in ``DeepSeek
   float32 scale per 128, ``get_dsv4_indexer_bytes_per_token``) in pages of 64 slots with no alignment,
   and its own compressor's state (the same ring for ``index_head_dim``).
 
+A sliding-only layer (``compress_ratio`` 0: DeepSeek-V4-Flash's first two) keeps its local window
+alone, as above: ``DeepSeekV4TokenToKVPool.__init__`` builds the SWA pool for every layer of the stage
+(``swa_kv_pool`` with ``layer_num=stage_layer_num``), of the same 584-byte records in the same pages,
+freed by the same rule, while ``_init_paged_compress_states`` skips ratio 0 (no compressor state) and
+``MQALayer.__init__`` (``sglang/srt/models/deepseek_v4.py``) gives only ratios 4 and 128 a compressor
+and (ratio 4) an indexer. The layer's one vector is stored once, as the latent its record states
+(:attr:`SlidingWindow.latent <registry.engine.layers.SlidingWindow.latent>`), not as a K and a V.
+
 Pool-wide rows (the reserved page, the ring's spare rows, the SWA pages a radix tree keeps for reuse)
 belong to no one sequence and are not counted.
 """
@@ -44,7 +52,7 @@ from registry.engine.engines.deepseek_v4 import (
     round_up,
 )
 from registry.engine.formulas import compressed_entries
-from registry.engine.layers import MLA, Compressed
+from registry.engine.layers import MLA, Compressed, SlidingWindow
 from registry.engine.plan import Component, GroupPlan, Settings, one_state, require, unsupported
 from registry.engine.trace import Factor, number, parenthesized_sum
 
@@ -115,13 +123,26 @@ def _state(label: str, ratio: int, window: int, head_dim: int, element: int) -> 
     )
 
 
+_DTYPE_PROBLEM = "SGLang's CUDA pool for DeepSeek-V4 stores fp8_e4m3 (the default it sets), not {}"
+
+
+RECORD: tuple[Factor, ...] = (parenthesized_sum([448, "64 × 2", 7, 1]),)
+"""The 584-byte record's factors, as the trace prints them."""
+
+
+def _local_window(window: int) -> tuple[Component, ...]:
+    """The window's 584-byte records in the SWA pages a sequence holds (:func:`swa_pages`), filling until
+    :func:`swa_full_at`."""
+    held = partial(_swa_slots, window=window, per_page=PAGE_TOKENS, what="tokens")
+    return paged(
+        "local window", "window", RECORD_BYTES, RECORD, PAGE_TOKENS, PAGE_TOKENS, held, swa_full_at(window)
+    )
+
+
 def _problem(mechanism: Compressed, settings: Settings) -> str:
     """Why SGLang's default DeepSeek-V4 pool does not hold this layer as modelled, or ""."""
     if settings.kv_dtype.name not in ("fp8", "fp8_e4m3"):
-        return (
-            "SGLang's CUDA pool for DeepSeek-V4 stores fp8_e4m3 (the default it sets), "
-            f"not {settings.kv_dtype.name}"
-        )
+        return _DTYPE_PROBLEM.format(settings.kv_dtype.name)
     if settings.state_dtype is not None and settings.state_dtype.name not in STATE_DTYPES:
         return f"SGLang keeps DeepSeek-V4's compressor state in float32 or bfloat16, not {settings.state_dtype.name}"
     if mechanism.ratio not in (4, 128):
@@ -144,23 +165,12 @@ def sglang_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
     if (nope, rope) != RECORD_GEOMETRY:
         return unsupported(f"the 584-byte record is defined for a 448 + 64 latent, not {nope} + {rope}")
     per_page = PAGE_TOKENS // ratio
-    record: tuple[Factor, ...] = (parenthesized_sum([448, "64 × 2", 7, 1]),)
     every = partial(all_blocks, block=PAGE_TOKENS, per_block=per_page, what="entries")
     label = f"compressed (1 per {number(ratio)})"
-    parts = list(paged(label, "growing", RECORD_BYTES, record, per_page, PAGE_TOKENS, every))
+    parts = list(paged(label, "growing", RECORD_BYTES, RECORD, per_page, PAGE_TOKENS, every))
     window = mechanism.window or 0
     if mechanism.window is not None:
-        held = partial(_swa_slots, window=window, per_page=PAGE_TOKENS, what="tokens")
-        parts += paged(
-            "local window",
-            "window",
-            RECORD_BYTES,
-            record,
-            PAGE_TOKENS,
-            PAGE_TOKENS,
-            held,
-            swa_full_at(window),
-        )
+        parts += _local_window(window)
     element = STATE_DTYPES[settings.state_dtype.name if settings.state_dtype else "fp32"]
     parts.append(_state("compressor state", ratio, window, nope + rope, element))
     if mechanism.index_head_dim is not None:
@@ -173,3 +183,17 @@ def sglang_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
         parts.append(keys)
         parts.append(_state("indexer compressor state", ratio, window, dim, element))
     return GroupPlan(tuple(parts), notes=(PAGED, NOT_COUNTED))
+
+
+def sglang_sliding(mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+    """A DeepSeek-V4 sliding-only layer as SGLang 0.5.23 keeps it by default: its window's records in the
+    SWA pool, nothing else (module docstring). Only a window over one latent vector is such a layer."""
+    (window,) = require(mechanism, "window")
+    if mechanism.latent is None:
+        return unsupported("SGLang's DeepSeek-V4 pool holds a window of one latent vector only")
+    if settings.kv_dtype.name not in ("fp8", "fp8_e4m3"):
+        return unsupported(_DTYPE_PROBLEM.format(settings.kv_dtype.name))
+    nope, rope = require(mechanism.latent, "kv_lora_rank", "qk_rope_head_dim")
+    if (nope, rope) != RECORD_GEOMETRY:
+        return unsupported(f"the 584-byte record is defined for a 448 + 64 latent, not {nope} + {rope}")
+    return GroupPlan(_local_window(window), notes=(PAGED, NOT_COUNTED))

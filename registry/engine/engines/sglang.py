@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
-from registry.engine.engines.deepseek_v4_sglang import sglang_compressed
+from registry.engine.engines.deepseek_v4_sglang import sglang_compressed, sglang_sliding
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Serving, refusal, unread_state
 from registry.engine.formulas import window_tokens
-from registry.engine.layers import MLA, Attention, Chunked, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    Mechanism,
+    Recurrent,
+    SlidingWindow,
+    StateTensor,
+)
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
@@ -35,6 +44,14 @@ class SGLang(Serving):
         """``min(t, window)``: ``free_swa_out_of_window_slots`` (``sglang/srt/mem_cache/common.py``) frees
         every slot below ``t − window`` (page size 1)."""
         return window_tokens(t, window), f"min(t, {number(window)})"
+
+    def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+        """A window of ``min(t, window)`` slots (:meth:`window_entries`); DeepSeek-V4's sliding-only
+        layers, a window over one latent vector, in that model's SWA pool instead
+        (:func:`deepseek_v4_sglang.sglang_sliding`)."""
+        if mechanism.latent is not None:
+            return sglang_sliding(mechanism, settings)
+        return super().sliding_window(mechanism, settings)
 
     def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
         return unsupported(f"SGLang's handling of chunked attention: {FOR_ENGINE}")
