@@ -206,3 +206,38 @@ def test_hardware_needs_a_count_and_id_names_one_run(root: Path) -> None:
     with pytest.raises(RegistryError, match="--id names one record"):
         import_bench(root, "sglang-bench", [SGLANG], BenchOptions(model=MODEL, record_id="benchmarks/x"))
     assert not (root / "records" / "benchmarks").exists()
+
+
+SGLANG_TRACE = FIXTURES / "sglang-serving-trace.jsonl"
+"""One line as ``python -m sglang.benchmark.serving`` writes it: a replayed trace (``request_rate``
+``"trace"``), the server's own description, p90 and p95 of every latency, the peak output throughput and
+the peak number of requests in flight."""
+
+
+def test_sglangs_newer_writer_and_a_replayed_trace(root: Path) -> None:
+    import_bench(root, "sglang-bench", [SGLANG_TRACE], FULL)
+    (record,) = _records(root).values()
+    assert record["scenario"] == "server"  # arrivals spread over time, at the trace's own times
+    workload = record["workload"]
+    assert isinstance(workload, dict) and "request_rate" not in workload
+    assert "times the dataset's trace gives" in workload["description"]
+    assert "max_concurrent_requests 37" in workload["description"]
+    assert "arrivals as traced" in str(record["title"])
+    assert ("output_throughput", "max", "system", "2210.0 tok/s") in _metrics(record)
+    assert ("ttft", "p90", "request", "420.6 ms") in _metrics(record)
+    assert ("e2e_latency", "p95", "request", "3120.8 ms") in _metrics(record)
+    paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
+    assert check(root, paths).diagnostics == []
+
+
+def test_a_request_rate_that_is_neither_a_number_nor_inf_nor_trace_is_refused(
+    root: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(SGLANG_TRACE.read_text().replace('"request_rate": "trace"', '"request_rate": "fast"'))
+    with pytest.raises(
+        SourceError,
+        match=r'bad.jsonl:1: /request_rate: .fast. is not a request rate \(a positive number, inf or "trace"\)',
+    ):
+        import_bench(root, "sglang-bench", [bad], FULL)
+    assert not (root / "records" / "benchmarks").exists()

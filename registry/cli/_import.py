@@ -45,15 +45,17 @@ nothing changes.
 
 SOURCE vllm-bench reads the JSON that 'vllm bench serve --save-result' writes (one run a file, or one
 a line with --append-result);
-sglang-bench the JSONL of 'python -m sglang.bench_serving --output-file' (one run a line, one record a
-line). The throughputs (req/s, tok/s) and the latency statistics (TTFT, TPOT, ITL, E2E: mean, median,
-max and the percentiles p90, p95, p99, p99.9, in ms as the file writes them) become metrics, unconverted;
-the completed requests, concurrency cap, request rate, dataset and lengths the workload; the file and
-line the provenance. What the file lacks comes from the options: --model (required), --hardware with
---count, --engine-version, --prefix-cache, --url (where the result is published), the precisions. The
-scenario is 'server' when the file states a finite request_rate (requests arrive at that rate) and
-'offline' when it is inf (every request is sent at once, whatever the concurrency cap); --scenario
-overrides it. The engine is vLLM for vllm-bench, and for sglang-bench the one the client backend names
+sglang-bench the JSONL of 'python -m sglang.benchmark.serving --output-file' or of the older
+'python -m sglang.bench_serving' (one run a line, one record a line). The throughputs (req/s, tok/s)
+and the latency statistics (TTFT, TPOT, ITL, E2E: mean, median, max and the percentiles p90, p95, p99,
+p99.9, in ms as the file writes them) become metrics, unconverted; the completed requests, concurrency
+cap, request rate, dataset and lengths the workload; the file and line the provenance. What the file
+lacks comes from the options: --model (required), --hardware with --count, --engine-version,
+--prefix-cache, --url (where the result is published), the precisions. The scenario is 'server' when
+the file states a finite request_rate (requests arrive at that rate) or 'trace' (requests sent at the
+times the dataset's trace gives), and 'offline' when it is inf (every request is sent at once, whatever
+the concurrency cap);
+--scenario overrides it. The engine is vLLM for vllm-bench, and for sglang-bench the one the client backend names
 (sglang*, vllm*); --engine overrides it. The id is --id, or the file's name with a digest of the run's
 text, so the same run keeps its id. Without --hardware/--count, --engine-version, --prefix-cache or
 --url, the record is a draft: those fields are left out with a TODO comment, and 'registry check' names

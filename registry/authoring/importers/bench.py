@@ -18,7 +18,12 @@ The writers read, and the keys taken from them:
   ``request_throughput``, ``input_throughput``, ``output_throughput``, ``mean``/``median``/``std``/
   ``p99`` of ``e2e_latency``, ``ttft``, ``tpot`` and ``itl`` in ``_ms``, ``p95_itl_ms``,
   ``concurrency``, ``accept_length``) and appends ``json.dumps(result)`` as one line of
-  ``--output-file``.
+  ``--output-file``. Its successor, ``python/sglang/benchmark/serving.py`` at commit
+  00f9ec472ffef82714c0407b842ccb5bd254d130 (``python -m sglang.benchmark.serving``), writes the same
+  line with more keys: ``tag``, ``server_info`` (the server's own description, not read here),
+  ``total_throughput``, ``p90_``/``p95_`` of every latency, ``max_output_tokens_per_s``,
+  ``max_concurrent_requests``, and ``request_rate`` ``"trace"`` when ``--use-trace-timestamps`` sent
+  each request at its trace's time (read as a ``server`` run with no rate).
 
 Everything is read, checked and mapped before anything is written (a bad file is one located error and
 no record changes), then written through :mod:`registry.authoring.importers.writing`, so importing the
@@ -67,6 +72,7 @@ SGLANG = Tool(
         "request_throughput": ("request_throughput", "req/s", "value"),
         "output_throughput": ("output_throughput", "tok/s", "value"),
         "total_throughput": ("total_throughput", "tok/s", "value"),
+        "max_output_tokens_per_s": ("output_throughput", "tok/s", "max"),
     },
     model_key="model_id",
     engines={

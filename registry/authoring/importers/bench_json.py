@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.reading import read_regular
@@ -24,6 +24,10 @@ MAX_BYTES = 64 * 1024 * 1024
 """A result with ``--save-detailed`` holds every request's figures; anything far larger is not one."""
 
 Number = int | Decimal
+Trace = Literal["trace"]
+TRACE: Trace = "trace"
+"""SGLang's ``request_rate`` when ``--use-trace-timestamps`` sent each request at the time the dataset's
+trace gives it (the Mooncake traces), not at a rate."""
 
 
 @dataclass(frozen=True)
@@ -59,16 +63,18 @@ class BenchRun:
             raise self._fail(key, "a whole number of at least 1")
         return value
 
-    def rate(self, key: str) -> Number | None:
-        """A request rate: a number, or ``None`` for infinity (written ``"inf"`` by vLLM and
-        ``Infinity`` by SGLang's ``json.dumps``: every request sent at time 0)."""
+    def rate(self, key: str) -> Number | Trace | None:
+        """A request rate: a number, ``None`` for infinity (written ``"inf"`` by vLLM and
+        ``Infinity`` by SGLang's ``json.dumps``: every request sent at time 0), or :data:`TRACE` where
+        SGLang replayed the dataset's own arrival times (``"trace"``)."""
         value = self.values.get(key)
         if value == "inf" or (isinstance(value, float) and math.isinf(value) and value > 0):
             return None
-        number = self.number(key)
-        if number is None or number <= 0:
-            raise self._fail(key, "a request rate (a positive number or inf)")
-        return number
+        if value == TRACE:
+            return TRACE
+        if isinstance(value, bool) or not isinstance(value, int | Decimal) or value <= 0:
+            raise self._fail(key, 'a request rate (a positive number, inf or "trace")')
+        return value
 
     def text_of(self, key: str) -> str | None:
         value = self.values.get(key)

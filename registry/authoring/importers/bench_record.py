@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from registry.authoring.importers.bench_json import BenchRun, Number
+from registry.authoring.importers.bench_json import TRACE, BenchRun, Number, Trace
 from registry.authoring.importers.mlperf_maps import ENGINE_LAYOUTS
 from registry.authoring.importers.mlperf_record import slug
 from registry.authoring.importers.writing import Planned
@@ -105,19 +105,30 @@ def metrics(run: BenchRun, tool: Tool) -> tuple[list[dict[str, Any]], list[str]]
     return found, left
 
 
+_TOTALS = (
+    "total_input_tokens",
+    "total_output_tokens",
+    "failed",
+    "duration",
+    "max_concurrent_requests",
+)
+"""What the description quotes of a run's own counts: ``max_concurrent_requests`` is the peak number of
+requests in flight, which SGLang's newer writer records."""
+
+
 def workload(run: BenchRun, tool: Tool) -> dict[str, Any]:
     """The requests the run served: the dataset, its lengths where the file states them, the count,
-    the concurrency cap and the offered rate."""
+    the concurrency cap and the offered rate (none for a replayed trace, which the description says)."""
     fields: dict[str, Any] = {}
     dataset = run.text_of("dataset_name")
     rate = run.rate("request_rate")
-    totals = [
-        (key, run.number(key)) for key in ("total_input_tokens", "total_output_tokens", "failed", "duration")
-    ]
+    totals = [(key, run.number(key)) for key in _TOTALS]
     said = ", ".join(f"{key} {value}" for key, value in totals if value is not None)
+    replayed = "; requests sent at the times the dataset's trace gives (request_rate trace)"
     fields["description"] = (
         f"{tool.command} against {run.text_of(tool.model_key) or 'a model the file does not name'} "
-        f"(client backend {run.text_of('backend')!r}); the run's own totals: {said or 'not stated'}."
+        f"(client backend {run.text_of('backend')!r}){replayed if rate == TRACE else ''}; "
+        f"the run's own counts: {said or 'not stated'}."
     )
     if dataset:
         fields["dataset"] = dataset
@@ -137,7 +148,7 @@ def workload(run: BenchRun, tool: Tool) -> dict[str, Any]:
     concurrency = run.count("max_concurrency")
     if concurrency is not None:
         fields["concurrency"] = concurrency
-    if rate is not None:
+    if rate is not None and rate != TRACE:
         fields["request_rate"] = _stated(rate, "req/s")
     return {key: value for key, value in fields.items() if value is not None}
 
@@ -158,8 +169,9 @@ def existing(root: Path, text: str, collection: str) -> str:
 
 
 def scenario(run: BenchRun, options: BenchOptions) -> str:
-    """The option's scenario, else ``server`` for a finite request rate (arrivals at that rate) and
-    ``offline`` for an infinite one (every request sent at once)."""
+    """The option's scenario, else ``server`` for a finite request rate (arrivals at that rate) or a
+    replayed trace (arrivals at the trace's times), and ``offline`` for an infinite rate (every request
+    sent at once)."""
     if options.scenario:
         return options.scenario
     return "offline" if run.rate("request_rate") is None else "server"
@@ -229,9 +241,13 @@ def map_run(root: Path, run: BenchRun, tool: Tool, options: BenchOptions, rid: s
 _CONTEXT_NOTE = ("No context_tokens: the result file states none (give it with --context).",)
 
 
+def _offered(rate: Number | Trace) -> str:
+    return "arrivals as traced" if rate == TRACE else _stated(rate, "req/s")
+
+
 def _title(run: BenchRun, tool: Tool, model: str) -> str:
     rate = run.rate("request_rate")
-    load = "all requests at once" if rate is None else f"{_stated(rate, 'req/s')}"
+    load = "all requests at once" if rate is None else _offered(rate)
     concurrency = run.count("max_concurrency")
     cap = f", concurrency {concurrency}" if concurrency else ""
     return f"{tool.command}: {model}, {load}{cap}"[:300]
