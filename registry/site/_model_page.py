@@ -4,7 +4,8 @@ Every figure is the engine's, from the record's verbatim config (through the ada
 ``model_type``) or its stated layer groups: per token and at 4K / 32K / 128K / 1M tokens for each engine
 layout and KV dtype, a calculator that counts the cache for the reader's own context, batch, format and
 layout in the browser (:mod:`registry.site._calculator`), a memory-against-context chart, and how many
-128K sequences fit on each hardware record of the registry.
+128K sequences fit on each hardware record of the registry, said in words above the table where 128K is
+beyond the model's maximum context.
 """
 
 from __future__ import annotations
@@ -200,7 +201,28 @@ def _hardware_section(context: SiteContext, page: str, model: Model, layout: Lay
     )
     # Out of the search index: every model page names every hardware record here, so a search for a
     # device would list every model (they made much of a model page's index entries).
-    return "## 128K sequences per hardware\n" + block(body, note, searchable=False)
+    return "## 128K sequences per hardware\n" + block(_beyond(context, model), body, note, searchable=False)
+
+
+def _beyond(context: SiteContext, model: Model) -> Html | str:
+    """In words, above the table, that its context is beyond the model's maximum, when it is: the counts
+    then compare what such a cache would cost on each device, not a setting the model runs at."""
+    beyond = context.beyond_max_context(model.id, HEADLINE_CONTEXT)
+    if not beyond:
+        return ""
+    command = f"registry fit --model {model.id} --hardware ID --context {model.max_context_tokens}"
+    return element(
+        "p",
+        join(
+            [
+                f"{HEADLINE_CONTEXT:,} tokens is {beyond}: no sequence this long runs on it, so this "
+                "table compares what such a cache would cost on each device, not a setting of the model. ",
+                element("code", command),
+                " counts the sequences at its maximum.",
+            ]
+        ),
+        class_="beyond-max-context",
+    )
 
 
 def _config_source(model: Model) -> str:
