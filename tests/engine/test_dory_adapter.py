@@ -68,3 +68,19 @@ def test_a_config_no_model_can_have_is_refused_naming_the_field(
 ) -> None:
     with pytest.raises(ConfigFieldError, match=field):
         layer_groups_from_config({**CONFIG, **fields})
+
+
+def test_a_paired_list_names_the_place_of_a_bad_attention_block() -> None:
+    """The shared ``layer_types`` reader checks the attention blocks of a released list, and names the
+    entry by its place in the list as written (with the mlp blocks), not by the layer's number."""
+    blocks = [block for kind in KINDS for block in (kind, "mlp")]
+    blocks[4] = "linear_attention"
+    released = {
+        **CONFIG,
+        "num_hidden_layers": 8,
+        "n_input_layers": 2,
+        "n_output_layers": 2,
+        "layer_types": blocks,
+    }
+    with pytest.raises(ConfigFieldError, match=r"layer_types\[4\]"):
+        layer_groups_from_config(released)

@@ -8,9 +8,18 @@ A model-level ``num_key_value_heads x head_dim`` is only ever applied to layers 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from registry.engine.adapters import _state
 from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
-from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow, layer_groups_from_layers
+from registry.engine.layers import (
+    Attention,
+    LayerGroups,
+    Mechanism,
+    Recurrent,
+    SlidingWindow,
+    layer_groups_from_layers,
+)
 
 FULL = "full"
 SLIDING = "sliding"
@@ -92,28 +101,66 @@ def sliding_attention(view: ConfigView, window: int) -> SlidingWindow:
     return SlidingWindow(num_kv_heads=num_kv_heads(view), head_dim=size, v_head_dim=size, window=window)
 
 
-def explicit_layer_types(view: ConfigView, known: Mapping[str, str], count: int) -> list[str] | None:
+def explicit_layer_types(
+    view: ConfigView, known: Mapping[str, str], count: int, *, paired: bool = False
+) -> list[str] | None:
     """``layer_types`` translated to kinds, or None when the config does not list them.
 
-    The list must name every layer of the stack, in order, with values this adapter knows.
+    The list must name every layer of the stack, in order, with values this adapter knows. ``paired``
+    reads a list that names two blocks per layer, the layer's own at even places and its ``mlp`` block
+    after it (Dory's released configs): only the even places are layers.
     """
     names = view.str_list("layer_types")
     if names is None:
         return None
+    step = 2 if paired else 1
+    names = names[::step]
     if len(names) != count:
+        blocks = " (every other entry)" if paired else ""
         raise ConfigFieldError(
-            view.model_type, "layer_types", f"lists {len(names)} layers but num_hidden_layers is {count}"
+            view.model_type,
+            "layer_types",
+            f"lists {len(names)} layers{blocks} but num_hidden_layers is {count}",
         )
     kinds: list[str] = []
     for index, name in enumerate(names):
         if name not in known:
             raise ConfigFieldError(
                 view.model_type,
-                f"layer_types[{index}]",
+                f"layer_types[{index * step}]",
                 f"is {name!r}; this adapter knows {', '.join(sorted(known))}",
             )
         kinds.append(known[name])
     return kinds
+
+
+@dataclass(frozen=True)
+class DeltaNetDefaults:
+    """A configuration class's defaults for the gated DeltaNet's ``linear_*`` fields."""
+
+    key_heads: int
+    value_heads: int
+    key_dim: int = 128
+    value_dim: int = 128
+    conv_kernel: int = 4
+
+
+QWEN3_NEXT_DELTA_NET = DeltaNetDefaults(key_heads=16, value_heads=32)
+"""``Qwen3NextConfig``'s, which Qwen 3.5's and Qwen4-Exp's configuration classes keep."""
+
+
+def gated_delta_net(
+    view: ConfigView, source: str, defaults: DeltaNetDefaults = QWEN3_NEXT_DELTA_NET
+) -> Recurrent:
+    """A gated DeltaNet layer's state (:func:`._state.gated_delta_net`) from the ``linear_*`` fields, each
+    one the config leaves out taking the configuration class ``source``'s default from ``defaults``."""
+    return _state.gated_delta_net(
+        num_k_heads=view.int_or_default("linear_num_key_heads", defaults.key_heads, source),
+        num_v_heads=view.int_or_default("linear_num_value_heads", defaults.value_heads, source),
+        head_k_dim=view.int_or_default("linear_key_head_dim", defaults.key_dim, source),
+        head_v_dim=view.int_or_default("linear_value_head_dim", defaults.value_dim, source),
+        conv_kernel=view.int_or_default("linear_conv_kernel_dim", defaults.conv_kernel, source),
+    )
 
 
 def every_nth(count: int, period: int, nth: str, other: str) -> list[str]:

@@ -23,6 +23,7 @@ from registry.engine.adapters._common import (
     SLIDING,
     at_most_max_layers,
     build,
+    explicit_layer_types,
 )
 from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
@@ -40,22 +41,13 @@ def _halved(view: ConfigView, name: str, default: int | None, paired: bool) -> i
 
 
 def _kinds(view: ConfigView, count: int, paired: bool) -> list[str]:
-    names = view.str_list("layer_types")
-    if names is None:
+    """Each layer's kind by ``layer_types`` (its attention blocks, when it pairs them with mlp blocks), or
+    by the class default."""
+    kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count, paired=paired)
+    if kinds is None:
         view.notes.append("layer_types is not in the config; the DoryConfig default (full every 4th) applies")
         return [FULL if (i + 1) % 4 == 0 else SLIDING for i in range(count)]
-    if paired:
-        names = names[::2]
-    if len(names) != count:
-        raise ConfigFieldError(
-            view.model_type, "layer_types", f"names {len(names)} attention layers but the stack has {count}"
-        )
-    for index, name in enumerate(names):
-        if name not in FULL_OR_SLIDING_LAYER_TYPES:
-            raise ConfigFieldError(
-                view.model_type, f"layer_types[{index}]", f"is {name!r}; expected an attention type"
-            )
-    return [FULL_OR_SLIDING_LAYER_TYPES[name] for name in names]
+    return kinds
 
 
 def dory(view: ConfigView) -> LayerGroups:

@@ -19,13 +19,14 @@ Semantics followed (transformers 5.24.0, ``models/lara_mini/configuration_lara_m
 
 from __future__ import annotations
 
-from registry.engine.adapters import _state
 from registry.engine.adapters._common import (
     FULL,
     LINEAR,
     SLIDING,
+    DeltaNetDefaults,
     build,
     explicit_layer_types,
+    gated_delta_net,
     num_layers,
 )
 from registry.engine.adapters._config import ConfigView
@@ -35,18 +36,14 @@ _SOURCE = "LaraMiniConfig"
 _KINDS = {"full_attention": FULL, "sliding_attention": SLIDING, "linear_attention": LINEAR}
 _PATTERN = (LINEAR, SLIDING, LINEAR, FULL, SLIDING)
 """The released pattern ``__post_init__`` repeats when the config lists no ``layer_types``."""
+_DELTA_NET = DeltaNetDefaults(key_heads=8, value_heads=16)
+"""``LaraMiniConfig``'s gated DeltaNet defaults: half Qwen3-Next's heads, the same sizes and kernel."""
 
 
 def _mechanism(view: ConfigView, kind: str) -> Mechanism:
     """The cache of one kind of layer, with the class defaults for the fields the config leaves out."""
     if kind == LINEAR:
-        return _state.gated_delta_net(
-            num_k_heads=view.int_or_default("linear_num_key_heads", 8, _SOURCE),
-            num_v_heads=view.int_or_default("linear_num_value_heads", 16, _SOURCE),
-            head_k_dim=view.int_or_default("linear_key_head_dim", 128, _SOURCE),
-            head_v_dim=view.int_or_default("linear_value_head_dim", 128, _SOURCE),
-            conv_kernel=view.int_or_default("linear_conv_kernel_dim", 4, _SOURCE),
-        )
+        return gated_delta_net(view, _SOURCE, _DELTA_NET)
     heads = view.int_or_default("num_key_value_heads", 4, _SOURCE)
     size = view.int_or_default("head_dim", 128, _SOURCE)
     if kind == SLIDING:

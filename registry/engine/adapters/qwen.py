@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from registry.engine.adapters import _state
 from registry.engine.adapters._common import (
     FULL,
     FULL_OR_SLIDING_LAYER_TYPES,
@@ -55,12 +54,13 @@ from registry.engine.adapters._common import (
     every_nth,
     explicit_layer_types,
     full_attention,
+    gated_delta_net,
     head_dim,
     num_layers,
     sliding_attention,
 )
 from registry.engine.adapters._config import ConfigView
-from registry.engine.layers import Attention, LayerGroups, Mechanism, Recurrent, SlidingWindow
+from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
 
 _NEXT_KINDS = {"full_attention": FULL, "linear_attention": LINEAR}
 _CONFIG_CLASS = {"qwen2": "Qwen2Config", "qwen3": "Qwen3Config", "qwen2_moe": "Qwen2MoeConfig"}
@@ -113,16 +113,6 @@ def qwen3_vl_moe(view: ConfigView) -> LayerGroups:
     return build(view, [sliding] * count)
 
 
-def _gated_delta_net(view: ConfigView, source: str) -> Recurrent:
-    return _state.gated_delta_net(
-        num_k_heads=view.int_or_default("linear_num_key_heads", 16, source),
-        num_v_heads=view.int_or_default("linear_num_value_heads", 32, source),
-        head_k_dim=view.int_or_default("linear_key_head_dim", 128, source),
-        head_v_dim=view.int_or_default("linear_value_head_dim", 128, source),
-        conv_kernel=view.int_or_default("linear_conv_kernel_dim", 4, source),
-    )
-
-
 def _delta_net_hybrid(view: ConfigView, source: str, attention: Callable[[], Attention]) -> LayerGroups:
     """Gated DeltaNet layers with ``attention()`` every ``full_attention_interval`` layers, unless
     ``layer_types`` lists each layer (the attention fields are read only when a layer needs them)."""
@@ -135,7 +125,7 @@ def _delta_net_hybrid(view: ConfigView, source: str, attention: Callable[[], Att
     if FULL in kinds:
         by_kind[FULL] = attention()
     if LINEAR in kinds:
-        by_kind[LINEAR] = _gated_delta_net(view, source)
+        by_kind[LINEAR] = gated_delta_net(view, source)
     return build(view, [by_kind[kind] for kind in kinds])
 
 

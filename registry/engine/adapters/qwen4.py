@@ -33,7 +33,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from registry.engine.adapters import _state
-from registry.engine.adapters._common import LINEAR, build, every_nth, explicit_layer_types, num_layers
+from registry.engine.adapters._common import (
+    LINEAR,
+    build,
+    every_nth,
+    explicit_layer_types,
+    gated_delta_net,
+    num_layers,
+)
 from registry.engine.adapters._config import ConfigFieldError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, Parallel, Recurrent
 
@@ -74,16 +81,6 @@ def _ple_layers(view: ConfigView, kinds: list[str]) -> set[int]:
     return {number - 1 for number in numbers}
 
 
-def _gated_delta_net(view: ConfigView) -> Recurrent:
-    return _state.gated_delta_net(
-        num_k_heads=view.int_or_default("linear_num_key_heads", 16, _SOURCE),
-        num_v_heads=view.int_or_default("linear_num_value_heads", 32, _SOURCE),
-        head_k_dim=view.int_or_default("linear_key_head_dim", 128, _SOURCE),
-        head_v_dim=view.int_or_default("linear_value_head_dim", 128, _SOURCE),
-        conv_kernel=view.int_or_default("linear_conv_kernel_dim", 4, _SOURCE),
-    )
-
-
 def _ple(view: ConfigView) -> Recurrent:
     """The per-layer embedding's two states (module docstring)."""
     ngram = view.int_or_default("ngram_size", 3, _SOURCE, minimum=2)
@@ -115,7 +112,7 @@ def qwen4_exp(view: ConfigView) -> LayerGroups:
     ple = _ple_layers(view, kinds)
     by_kind: dict[str, Mechanism] = {}
     if LINEAR in kinds:
-        by_kind[LINEAR] = delta_net = _gated_delta_net(view)
+        by_kind[LINEAR] = delta_net = gated_delta_net(view, _SOURCE)
         if ple:
             by_kind[PLE_VARIANT] = Parallel((delta_net, _ple(view)))
     if INDEXED in kinds:
