@@ -48,6 +48,7 @@ def _contexts(layout: LayerGroups) -> list[int]:
     picked = {1, 2, 15, 17, 1000, 4096, 131_072, 1_000_003}
     for size in sizes:
         picked.update({size - 1, size, size + 1, 2 * size + 511, 3 * size - 7})
+    picked.update({257, 258, 512, 513, 514})  # where SGLang's DeepSeek-V4 SWA pages stop growing
     return sorted(t for t in picked if t >= 1)
 
 
@@ -77,10 +78,9 @@ def _exact(choice: Choice, layout: LayerGroups, model_dtype: str | None, t: int,
 def test_every_choice_of_every_model_counts_as_the_engine(slug: str) -> None:
     layout, dtype = _model(slug)
     found = choices(layout, dtype)
-    if not any(mechanism.kind == "compressed" for mechanism in layout.mechanisms()):
-        # DeepSeek-V4's compressed layers are the one kind some engine layouts count by rules the
-        # script does not reproduce (entries closed every ratio tokens, an open window, an overlap)
-        assert [c.reason for c in found if c.reason == NOT_MIRRORED] == []
+    # every rule of every model's layouts is one of the script's forms (DeepSeek-V4's compressed
+    # layers under sglang and transformers included)
+    assert [c.engine_layout for c in found if c.reason == NOT_MIRRORED] == []
     for choice in found:
         if choice.reason == NOT_MIRRORED:  # left out of the calculator, never out of registry calc
             assert compute(
@@ -121,6 +121,9 @@ def test_each_form_is_the_formula_it_names() -> None:
     assert [entries(("pad", 256, 0), t) for t in (1, 257)] == [256, 512]
     assert entries(("pad", 256, 4608), 10**9) == 4608
     assert entries(("min", 4095), 10**6) == 4095
+    assert [entries(("floor", 128), t) for t in (127, 128, 300)] == [0, 1, 2]
+    assert [entries(("mod", 4), t) for t in (3, 4, 7)] == [3, 0, 3]
+    assert [entries(("from", 4, 4), t) for t in (3, 4, 10**6)] == [0, 4, 4]
     with pytest.raises(ValueError, match="unknown rule"):
         entries(("sqrt",), 4)
 
@@ -170,6 +173,22 @@ def test_the_page_names_the_layouts_it_leaves_out_and_why() -> None:
         text = calculator_section(record, layout)
         if unmirrored:
             assert f"give their figures): {', '.join(offered_order(unmirrored))}." in text
+
+
+def test_deepseek_v4_is_offered_under_sglang_and_transformers() -> None:
+    """SGLang's DeepSeek-V4 pool (its SWA pages freed a page past the window: the paged-window form with
+    a window of 258 tokens) and transformers' compressors (windows closed, open, overlapped) are forms
+    the script evaluates, so both layouts are offered, with fp8 and bf16 respectively."""
+    for slug in ("deepseek-v4", "deepseek-v4-flash"):
+        layout, dtype = _model(slug)
+        data = as_data(layout, dtype)
+        assert {"sglang", "transformers"} <= set(offered(data)), slug
+        assert not isinstance(data["layouts"]["sglang"]["kv"]["fp8"], str)
+        assert not isinstance(data["layouts"]["transformers"]["kv"]["bf16"], str)
+    pro = _model("deepseek-v4")[0]
+    sglang = next(c for c in choices(pro, None) if (c.engine_layout, c.kv_dtype) == ("sglang", "fp8"))
+    # the SWA pages held (their 576-byte rounding is one term a page), found from where freeing starts
+    assert ("window", 256, 258, 1) in {term.rule for group in sglang.groups for term in group.terms}
 
 
 def offered_order(keys: list[str]) -> list[str]:

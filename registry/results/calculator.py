@@ -16,6 +16,9 @@ rule               entries at context ``t``                      where it comes 
 ``window b w s``   ``s × (⌈t / b⌉ − ⌊max(0, t − w + 1) / b⌋)``   the blocks a paged window still holds
 ``chunk-blocks``   ``b × (⌈t / b⌉ − ⌊⌊(t − 1) / c⌋ × c / b⌋)``   the blocks of the current chunk
 ``pad p m``        ``pad(min(pad(t), m))`` (``m`` 0: no cap)     cells padded to a multiple of ``p``
+``floor r``        ``⌊t / r⌋``                                   the windows of ``r`` tokens closed so far
+``mod r``          ``t mod r``                                   the tokens of the window still open
+``from r n``       ``n`` once ``t ≥ r``, else 0                  what is kept once a first window closed
 =================  ============================================  ==========================================
 
 An engine layout's rules are functions of the context, so each one is *matched*: a form is proposed from
@@ -109,6 +112,12 @@ def entries(rule: Rule, t: int) -> int:
         pad, cap = values
         padded = _ceil(t, pad) * pad
         return _ceil(min(padded, cap), pad) * pad if cap else padded
+    if kind == "floor":
+        return t // values[0]
+    if kind == "mod":
+        return t % values[0]
+    if kind == "from":
+        return values[1] if t >= values[0] else 0
     raise ValueError(f"unknown rule {kind!r}")
 
 
@@ -147,6 +156,23 @@ def _numbers(value: object, depth: int = 0) -> Iterator[int]:
             yield from _numbers(item, depth + 1)
 
 
+def _first_freed(rule: EntryRule, step: int, per_block: int) -> int | None:
+    """The first context at which ``rule`` holds fewer than all ``⌈t / step⌉`` blocks of ``per_block``
+    slots, or None when it never does: where a paged window starts freeing. What it holds short of all
+    blocks only grows with the context, so a bisection finds it."""
+
+    def short(t: int) -> bool:
+        return rule(t)[0] < per_block * _ceil(t, step)
+
+    low, high = 1, MAX_CONTEXT_TOKENS
+    if not short(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if short(middle) else (middle + 1, high)
+    return low
+
+
 def _candidates(rule: EntryRule) -> Iterator[Rule]:
     """Forms worth trying for ``rule``, their parameters read from the rule and from what it keeps."""
     first = rule(1)[0]
@@ -161,10 +187,16 @@ def _candidates(rule: EntryRule) -> Iterator[Rule]:
         yield ("chunk", size)
         yield ("blocks", size, 1)
         yield ("chunk-blocks", first, size)
+        yield ("floor", size)
+        yield ("mod", size)
+        yield ("from", size, last)
         if step is not None:
             yield ("window", step, size, first)
     if step is not None:
         yield ("blocks", step, first)
+        freed = _first_freed(rule, step, first) if first else None
+        if freed is not None:  # a window whose freeing starts a block after its edge: w − 1 + step
+            yield ("window", step, freed - step + 1, first)
 
 
 @lru_cache(maxsize=4096)

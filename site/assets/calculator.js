@@ -45,6 +45,9 @@
       case "pad":
         var padded = ceil(t, v[0]) * v[0];
         return v[1] ? ceil(padded < v[1] ? padded : v[1], v[0]) * v[0] : padded;
+      case "floor": return t / v[0];
+      case "mod": return t % v[0];
+      case "from": return t < v[0] ? 0n : v[1];
     }
     throw new Error("unknown rule " + rule[0]);
   }

@@ -1,8 +1,8 @@
 """A model page's calculator in headless Chromium, opened from a folder on disk: for real models of each
-kind of cache (dense GQA, MLA, sliding-window hybrid, chunked, recurrent hybrid) and several engine
-layouts, formats, contexts and batches, the bytes it shows are ``registry calc --format json``'s; a
-hostile model name runs nothing and breaks nothing; without JavaScript the page keeps its tables; the
-fields have labels, follow each other on the keyboard and fit a 390 px screen."""
+kind of cache (dense GQA, MLA, sliding-window hybrid, chunked, recurrent hybrid, DeepSeek-V4's compressed
+layers) and several engine layouts, formats, contexts and batches, the bytes it shows are ``registry calc
+--format json``'s; a hostile model name runs nothing and breaks nothing; without JavaScript the page keeps
+its tables; the fields have labels, follow each other on the keyboard and fit a 390 px screen."""
 
 from __future__ import annotations
 
@@ -23,7 +23,15 @@ from tests.browser.site_registry import PAYLOAD, REPO, make_registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-MODELS = ("llama-3.1-8b", "deepseek-v3", "gemma-3-27b", "llama-4-scout", "qwen3-next-80b-a3b")
+MODELS = (
+    "llama-3.1-8b",
+    "deepseek-v3",
+    "gemma-3-27b",
+    "llama-4-scout",
+    "qwen3-next-80b-a3b",
+    "deepseek-v4",
+    "deepseek-v4-flash",
+)
 
 HOSTILE_NAME = f"Evil </script><script>{PAYLOAD}</script> \"quoted\" 'single' a href=javascript:x ]( <!--"
 """A name that would end the data element, run a script, break the JSON's quotes, or be rewritten by the
@@ -62,6 +70,10 @@ CASES = [
     ("qwen3-next-80b-a3b", "vllm", "fp8", 262_144, 16),
     ("qwen3-next-80b-a3b", "transformers", "bf16", 7, 1),
     ("qwen3-next-80b-a3b", "sglang", "bf16", 65_537, 2),
+    ("deepseek-v4-flash", "sglang", "fp8", 513, 2),
+    ("deepseek-v4", "sglang", "fp8", 131_072, 1),
+    ("deepseek-v4", "transformers", "bf16", 130, 3),
+    ("deepseek-v4-flash", "transformers", "bf16", 1_000_003, 1),
 ]
 
 
