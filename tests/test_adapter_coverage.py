@@ -83,3 +83,11 @@ def test_a_cache_transformers_cannot_build_is_said_beside_its_adapter() -> None:
     assert row.reason is None and row.adapter == "blt.blt"
     assert "cannot build" in row.note and "EncoderDecoderCache" in row.note
     assert row.note in html.unescape(render_adapters_page())
+
+
+def test_state_returned_outside_a_cache_is_said_beside_its_adapter() -> None:
+    """XLNet is read by an adapter, and the list says transformers returns its state as ``mems``."""
+    (row,) = [row for row in coverage() if row.model_type == "xlnet"]
+    assert row.reason is None and row.adapter == "xlnet.xlnet"
+    assert "mems" in row.note and row.mechanisms == {"hidden states", "hidden states, sliding window"}
+    assert row.note in html.unescape(render_adapters_page())

@@ -74,6 +74,17 @@ def indexer_entry_bytes(index_head_dim: int, element: Fraction) -> Fraction:
     return index_head_dim * element
 
 
+def hidden_state_entry_bytes(hidden_state: int, element: Fraction) -> Fraction:
+    """Bytes one token costs in a layer that caches its input hidden state in place of K and V:
+    ``hidden_size × bytes``.
+
+    Transformer-XL's segment memory (Dai et al. 2019, §3.2) and XLNet's ``mems`` (Yang et al. 2019,
+    §2.5; ``XLNetModel.cache_mem`` in transformers' ``modeling_xlnet.py``) keep each layer's input, one
+    vector of the model's width per token, and compute K and V from it again at every step.
+    """
+    return hidden_state * element
+
+
 def state_tensor_elements(tensor: StateTensor) -> int:
     """Values in one state tensor: the product of its shape; raises when a size is unknown."""
     if any(size is None for size in tensor.shape):

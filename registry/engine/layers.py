@@ -71,6 +71,9 @@ class Attention:
     does so (transformers keeps Qwen4-Exp's three multimodal RoPE positions of every token on the first
     indexed layer, for all its indexers); ``None`` for the usual case. A token's position is its index,
     so only layouts that follow such an implementation read it."""
+    hidden_state: int | None = None
+    """Values of the layer's input hidden state kept per token *in place of* K and V, which are computed
+    from it again at every step (XLNet's ``mems``); ``None`` for the usual case, a K and V cache."""
 
     def __post_init__(self) -> None:
         _check_dims(
@@ -83,6 +86,7 @@ class Attention:
                 "index_head_dim",
                 "prefix_tokens",
                 "cached_position_ids",
+                "hidden_state",
             ),
         )
 
@@ -108,9 +112,11 @@ class SlidingWindow:
     sliding-only layers: one vector of 448 + 64 values, its last 64 rotated); ``None`` for the usual
     case. Layouts that keep such a layer as one latent record read it (SGLang's DeepSeek-V4 pool);
     the others cache K and V as the fields above say."""
+    hidden_state: int | None = None
+    """As :attr:`Attention.hidden_state`, over the window (XLNet's ``mems`` cut to ``mem_len``)."""
 
     def __post_init__(self) -> None:
-        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window"))
+        _check_dims(self, ("num_kv_heads", "head_dim", "v_head_dim", "window", "hidden_state"))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
-Held = Literal["cache", "returned state", "modules", "handed in"]
+Held = Literal["cache", "returned state", "returned mems", "modules", "handed in"]
 AutoClass = Literal["causal-lm", "image-text-to-text", "base", "mapped-class"]
 
 _BASE: dict[str, Any] = {
@@ -60,11 +60,14 @@ class Case:
     which fill the same cache, or (``mapped-class``) the class transformers' causal-LM mapping names for
     the type, built from the decoder config where the auto class cannot build it from the composite one.
     ``held`` says where transformers keeps the state the engine counts: its cache object (``cache``), the
-    ``state`` a model returns in place of one (``returned state``: RWKV), or the cache object together with
+    ``state`` a model returns in place of one (``returned state``: RWKV), the ``mems`` a model returns and
+    takes back in place of one (``returned mems``: XLNet), or the cache object together with
     attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks), or a cache
     object the model cannot build itself and is handed empty, whose two halves both hold its layers
     (``handed in``: BLT's ``EncoderDecoderCache``); the test measures all of it.
     ``whole_input`` says why a decode step passes the model every token so far, not the new one alone.
+    ``no_bf16`` says why transformers cannot run the type in bf16 on the CPU: its bf16 prefill must then
+    still fail so, and its decode steps are measured in fp32.
     """
 
     name: str
@@ -76,6 +79,7 @@ class Case:
     auto_class: AutoClass = "causal-lm"
     held: Held = "cache"
     whole_input: str = ""
+    no_bf16: str = ""
 
     @property
     def model_type(self) -> str:

@@ -1,12 +1,29 @@
-"""Scaled-down configs of the recurrent networks whose state transformers keeps outside its cache
-layers (RWKV's returned state, RecurrentGemma's modules, xLSTM's own cache class), in the shape and under
-the rules of :mod:`.configs`."""
+"""Scaled-down configs of the models whose state transformers keeps outside its cache layers (RWKV's
+returned state, RecurrentGemma's modules, xLSTM's own cache class, XLNet's returned mems), in the shape
+and under the rules of :mod:`.configs`."""
 
 from __future__ import annotations
 
 from tests.conformance.configs import WINDOW, Case, _config
 
 _FP32 = "CPU runs take transformers' reference PyTorch path, which keeps this state in float32: {}"
+
+
+def _xlnet() -> list[Case]:
+    """XLNet's ``mems``: each layer's input hidden states, the last ``mem_len`` of them or (``mem_len``
+    null) every one, read from its own field names (``d_model``, ``n_layer``, ``n_head``, ``d_head``,
+    which ``XLNetConfig`` holds to ``d_model // n_head``): K and V would be twice the bytes."""
+    fields = {"vocab_size": 64, "d_model": 32, "n_layer": 3, "n_head": 4, "d_head": 8, "d_inner": 48}
+    no_bf16 = (
+        "XLNetModel.relative_positional_encoding builds the positional embedding in float32 whatever the "
+        "model dtype, and the relative attention's einsum of it with bf16 heads raises (modeling_xlnet.py)"
+    )
+    return [
+        Case(
+            name, {"model_type": "xlnet", **fields, "mem_len": mem_len}, held="returned mems", no_bf16=no_bf16
+        )
+        for name, mem_len in (("xlnet", WINDOW), ("xlnet_every_mem", None))
+    ]
 
 
 def cases_outside() -> list[Case]:
@@ -46,4 +63,5 @@ def cases_outside() -> list[Case]:
             state_source="xLSTMCache allocates rnn_state in the model dtype and copies each step into it "
             "(modeling_xlstm.py)",
         ),
+        *_xlnet(),
     ]

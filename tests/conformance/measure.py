@@ -175,6 +175,17 @@ def returned_state_bytes(state: list[torch.Tensor], num_layers: int) -> list[int
     return per_layer
 
 
+def returned_mems_bytes(mems: list[torch.Tensor], num_layers: int) -> list[int]:
+    """Bytes of each layer's ``mems``, returned in place of a cache object: XLNet's
+    ``XLNetModelOutput.mems``, one ``(tokens, batch, d_model)`` tensor per layer, in layer order."""
+    if len(mems) != num_layers:
+        raise UnaccountedTensor(f"mems has {len(mems)} entries for {num_layers} layers")
+    for index, tensor in enumerate(mems):
+        if tensor.dim() != 3:
+            raise UnaccountedTensor(f"mems[{index}]: {tuple(tensor.shape)} is not (tokens, batch, d_model)")
+    return [nbytes(tensor) for tensor in mems]
+
+
 def module_bytes(model: torch.nn.Module, num_layers: int) -> list[int]:
     """Bytes of the state the model's own modules keep (:data:`MODULE_STATE`), by the layer each module
     belongs to (``...layers.<i>....`` in its name)."""

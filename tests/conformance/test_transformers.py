@@ -39,7 +39,13 @@ from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_case
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
 from tests.conformance.configs_outside import cases_outside
-from tests.conformance.measure import cache_bytes, halves_bytes, module_bytes, returned_state_bytes
+from tests.conformance.measure import (
+    cache_bytes,
+    halves_bytes,
+    module_bytes,
+    returned_mems_bytes,
+    returned_state_bytes,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -109,12 +115,14 @@ def _tokens(count: int, seed: int) -> torch.Tensor:
 
 def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = None) -> Any:
     """One forward pass from ``held`` (None: a fresh start), and what then holds the state: the cache
-    object, or RWKV's returned ``state``. A model keeping state on its modules builds a cache it does not
+    object, RWKV's returned ``state`` or XLNet's returned ``mems``. A model keeping state on its modules builds a cache it does not
     return (RecurrentGemma), so it is handed one, as ``generate`` hands it one; a model that cannot build
     its cache (BLT) is handed an ``EncoderDecoderCache`` of two empty ``DynamicCache`` objects."""
     with torch.no_grad():
         if case.held == "returned state":
             return model(input_ids=ids, state=held, use_cache=True).state
+        if case.held == "returned mems":
+            return model(input_ids=ids, mems=held, use_mems=True).mems
         if case.held == "modules":
             cache = DynamicCache(config=model.config) if held is None else held
             model(input_ids=ids, cache=cache, use_cache=True)
@@ -136,6 +144,8 @@ def _measure(case: Case, model: torch.nn.Module, held: Any, layout: LayerGroups)
         return halves_bytes(held, _cached_layers(layout), num_layers)
     if case.held == "returned state":
         return returned_state_bytes(held, num_layers)
+    if case.held == "returned mems":
+        return returned_mems_bytes(held, num_layers)
     measured = cache_bytes(held, num_layers)
     if case.held == "modules":
         measured = [a + b for a, b in zip(measured, module_bytes(model, num_layers), strict=True)]
@@ -238,6 +248,10 @@ def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
+    if case.no_bf16 and dtype == "bf16":
+        with pytest.raises(RuntimeError, match="expected scalar type"):
+            _forward(case, model, _tokens(tokens, seed=tokens))
+        return
     measured = _measure(case, model, _forward(case, model, _tokens(tokens, seed=tokens)), layout)
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
 
@@ -246,8 +260,8 @@ def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -
 def test_decode_steps_match_the_engine(case: Case) -> None:
     """After each generated token, across the window boundary: the cache ``generate`` would hold, and
     beyond every window, growing by the engine's bytes per token over each period of the layout's
-    compression (every token where nothing is compressed)."""
-    dtype = "bf16"
+    compression (every token where nothing is compressed). In fp32 where transformers cannot run bf16."""
+    dtype = "fp32" if case.no_bf16 else "bf16"
     layout = layer_groups_from_config(case.config)
     model = _model(case, dtype)
     ids = _tokens(SHORT, seed=1)

@@ -62,6 +62,7 @@ from registry.engine.adapters import (
     ssm,
     windowed,
     wrapped,
+    xlnet,
     zamba,
     zaya,
 )
@@ -77,7 +78,7 @@ from registry.engine.adapters._config import (
 from registry.engine.adapters.context import ContextMaximum, max_context_from_config
 from registry.engine.adapters.coverage import (
     ADAPTER_MECHANISMS,
-    CACHE_HANDED_IN,
+    CACHE_OUTSIDE,
     NO_ADAPTER,
     Adapter,
     Reason,
@@ -172,6 +173,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "recurrent_gemma": rnn.recurrent_gemma,
     "rwkv": rnn.rwkv,
     "xlstm": rnn.xlstm,
+    "xlnet": xlnet.xlnet,
     "mamba2": ssm.mamba2,
     "mellum": interleaved.mellum,
     "mimo_v2_flash": interleaved.mimo_v2_flash,
@@ -230,7 +232,7 @@ class Coverage:
     mechanisms: frozenset[str]
     reason: Reason | None
     note: str = ""
-    """What a reader of the list must know beside the mechanisms (:data:`~.coverage.CACHE_HANDED_IN`)."""
+    """What a reader of the list must know beside the mechanisms (:data:`~.coverage.CACHE_OUTSIDE`)."""
 
 
 def coverage() -> tuple[Coverage, ...]:
@@ -241,7 +243,7 @@ def coverage() -> tuple[Coverage, ...]:
             f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}",
             ADAPTER_MECHANISMS[fn],
             None,
-            CACHE_HANDED_IN.get(name, ""),
+            CACHE_OUTSIDE.get(name, ""),
         )
         for name, fn in _ADAPTERS.items()
     ]

@@ -51,6 +51,7 @@ from registry.engine.adapters import (
     ssm,
     windowed,
     wrapped,
+    xlnet,
     zamba,
     zaya,
 )
@@ -79,6 +80,8 @@ MLA_LATENT = "MLA latent"
 MLA_INDEXED = "MLA latent + indexer keys"
 MLA_WINDOW = "MLA latent, sliding window"
 SHARED = "shared KV"
+HIDDEN = "hidden states"
+HIDDEN_WINDOW = "hidden states, sliding window"
 
 
 def state(variant: str) -> str:
@@ -100,9 +103,11 @@ def mechanism_label(mechanism: Mechanism) -> str | None:
     """What one layer keeps, in a few words; ``None`` for a layer that keeps nothing."""
     match mechanism:
         case Attention():
+            if mechanism.hidden_state is not None:
+                return HIDDEN
             return FULL if mechanism.index_head_dim is None else FULL_INDEXED
         case SlidingWindow():
-            return SLIDING
+            return SLIDING if mechanism.hidden_state is None else HIDDEN_WINDOW
         case Chunked():
             return CHUNKED
         case MLA():
@@ -219,6 +224,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     wrapped.fuyu: frozenset({FULL}),
     cpmant.cpmant: frozenset({FULL}),
     blt.blt: frozenset({FULL, SLIDING}),
+    xlnet.xlnet: frozenset({HIDDEN, HIDDEN_WINDOW}),
     hrm.hrm_text: frozenset({FULL}),
     dots3.dots3_note: frozenset({MLA_LATENT, MLA_INDEXED, MLA_WINDOW}),
     inkling.inkling: frozenset(
@@ -233,16 +239,23 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
 }
 """The mechanisms each adapter lays out across the configs it reads (the site's list prints them)."""
 
-CACHE_HANDED_IN: Mapping[str, str] = {
+CACHE_OUTSIDE: Mapping[str, str] = {
     "blt": (
         "transformers 5.24.0 cannot build BLT's cache itself: BltModel.forward asks for "
         "DynamicCache(config=BltConfig), and BltConfig has no num_hidden_layers. Handed an "
         "EncoderDecoderCache of two empty DynamicCaches, the model fills it (the local encoder's K and V in "
         "one half, the local decoder's in the other), and the conformance tests measure both halves."
     ),
+    "xlnet": (
+        "transformers 5.24.0 keeps XLNet's state in no cache object: XLNetModel returns each layer's input "
+        "hidden states as mems (with use_mems), which the next call takes back; the conformance tests "
+        "measure those tensors, in fp32: its relative positional embedding is built in float32 whatever "
+        "the model dtype, and a bf16 model fails on it."
+    ),
 }
-"""Model types read by an adapter whose transformers cache had to be handed to the model to be measured,
-and why (the site's list prints it beside the mechanisms)."""
+"""Model types read by an adapter whose state transformers keeps outside a cache object the model builds
+itself (handed in to it, or returned beside the output), and how it is measured (the site's list prints
+it beside the mechanisms)."""
 
 
 @dataclass(frozen=True)
@@ -313,11 +326,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "XLM's published checkpoints are masked-language-model (and translation-LM) encoders; "
         "XLMWithLMHeadModel is their prediction head, and run as a decoder it keeps the encoder-decoder "
         "kind of cache, not the decoder-only cache the engine computes.",
-    ),
-    "xlnet": Reason(
-        "segment memory",
-        "XLNet is a permutation language model whose memory (mems) carries the previous segment's hidden "
-        "states, up to mem_len of them, not a per-token K/V cache of this kind.",
     ),
 }
 """Model types whose reason is their own, read from their transformers code."""

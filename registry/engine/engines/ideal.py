@@ -19,6 +19,7 @@ from registry.engine.formulas import (
     attention_factors,
     chunk_tokens,
     compressed_entries,
+    hidden_state_entry_bytes,
     indexer_entry_bytes,
     mla_entry_bytes,
     mla_factors,
@@ -148,12 +149,18 @@ class Ideal(EngineRules):
     # -- attention family
 
     def kv_component(self, mechanism: Attention | SlidingWindow | Chunked, settings: Settings) -> Component:
-        heads, k, v = require(mechanism, "num_kv_heads", "head_dim", "v_head_dim")
+        """K and V of a token (:func:`attention_entry_bytes`), or the hidden state a layer keeps in their
+        place (:func:`hidden_state_entry_bytes`), in the KV cache's dtype: either is that layer's cache."""
         element = settings.kv_dtype.bytes_per_element
+        rule, period = self.full_rule(mechanism), self.block_tokens(mechanism)
+        if not isinstance(mechanism, Chunked) and mechanism.hidden_state is not None:
+            size = hidden_state_entry_bytes(mechanism.hidden_state, element)
+            state: tuple[Factor, ...] = (mechanism.hidden_state, element)
+            return Component("growing", "hidden states", size, state, rule, size, period=period)
+        heads, k, v = require(mechanism, "num_kv_heads", "head_dim", "v_head_dim")
         entry = attention_entry_bytes(heads, k, v, element)
         factors = tuple(attention_factors(heads, k, v, element))
-        rule = self.full_rule(mechanism)
-        return Component("growing", "", entry, factors, rule, entry, period=self.block_tokens(mechanism))
+        return Component("growing", "", entry, factors, rule, entry, period=period)
 
     def full_rule(self, mechanism: Mechanism) -> EntryRule:
         """:meth:`full_entries` for ``mechanism``, as a rule of the context."""
@@ -338,12 +345,18 @@ def unserved(mechanism: Mechanism) -> str:
     """Why no serving engine sizes ``mechanism`` ("" when one may): it is kept only by a model that none of
     vLLM (``vllm/model_executor/models/registry.py``), SGLang (``python/sglang/srt/models/``) and
     llama.cpp (``LLM_ARCH_NAMES``, ``src/llama-arch.cpp``) implements. BLT's local layers
-    (:mod:`registry.engine.adapters.blt`) and the prompt tokens CPM-Ant caches ahead of every sequence
+    (:mod:`registry.engine.adapters.blt`), XLNet's hidden states (:attr:`Attention.hidden_state`) and the
+    prompt tokens CPM-Ant caches ahead of every sequence
     (:attr:`Attention.prefix_tokens`) are such layers: an engine's block rounding of them would describe
     a model it never ran (and rounding the context alone would leave out the prompt tokens the cache
     holds ahead of it)."""
     if isinstance(mechanism, SlidingWindow) and mechanism.variant == "blt":
         return "implements no BLT model (BltForCausalLM), so BLT's local encoder and decoder layers get no number"
+    if isinstance(mechanism, Attention | SlidingWindow) and mechanism.hidden_state is not None:
+        return (
+            "implements no XLNet model (XLNetLMHeadModel), the one that caches each layer's input hidden "
+            "states in place of K and V, so such a layer gets no number"
+        )
     if isinstance(mechanism, Attention) and mechanism.prefix_tokens:
         return (
             "implements no CPM-Ant model (CpmAntForCausalLM), the one that caches prompt tokens of its own "

@@ -8,11 +8,12 @@ a release has) the rule says from which release on.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from registry.engine.dtypes import FLOAT_DTYPES, INT64, DType, get_dtype
 from registry.engine.engines.deepseek_v4_transformers import transformers_compressed
 from registry.engine.engines.ideal import Ideal, model_dtype
-from registry.engine.formulas import mla_expanded_entry_bytes
+from registry.engine.formulas import mla_expanded_entry_bytes, window_tokens
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -31,6 +32,7 @@ from registry.engine.plan import (
     every_token,
     require,
     unsupported,
+    windowed,
 )
 from registry.engine.trace import Factor, number, parenthesized_sum
 
@@ -119,7 +121,13 @@ class Transformers(Ideal):
         return min(t, window - 1), f"min(t, {number(window)} − 1)"
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
-        """A window kept as a mask only (:meth:`window_entries`) grows with every token, as full attention."""
+        """A window kept as a mask only (:meth:`window_entries`) grows with every token, as full attention.
+        Hidden states kept in place of K and V are no ``DynamicSlidingWindowLayer``: ``XLNetModel.cache_mem``
+        keeps the last ``mem_len`` of them (``modeling_xlnet.py``, 5.24.0), the whole window."""
+        if mechanism.hidden_state is not None and mechanism.window is not None:
+            window = mechanism.window
+            kept = partial(_last, window=window, note=f"min(t, {number(window)})")
+            return GroupPlan((windowed(self.kv_component(mechanism, settings), kept, window),))
         plan = super().sliding_window(mechanism, settings)
         if not mechanism.cached_whole:
             return plan
@@ -259,6 +267,11 @@ class Transformers(Ideal):
             release = "{}.{}.{}".format(*self.version)
             return unsupported(f"transformers' DeepSeek-V4 cache was read at 5.24.0, not {release}")
         return transformers_compressed(mechanism, settings)
+
+
+def _last(t: int, window: int, note: str) -> tuple[int, str]:
+    """The last ``window`` tokens of ``t`` (:func:`window_tokens`), as an entry rule."""
+    return window_tokens(t, window), note
 
 
 def _reference_note(variant: str) -> str:
