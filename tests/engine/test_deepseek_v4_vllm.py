@@ -1,5 +1,5 @@
-"""DeepSeek-V4's CSA and HCA layers under the ``vllm`` layout, against figures worked out by hand from
-vLLM 0.33.0's released wheel:
+"""DeepSeek-V4's CSA, HCA and sliding-only layers under the ``vllm`` layout, against figures worked out
+by hand from vLLM 0.33.0's released wheel:
 
 - ``vllm/models/deepseek_v4/attention.py``: the compressed cache is an ``MLAAttentionSpec`` with
   ``tokens_per_state = compress_ratio``, ``state_content_bytes = 584`` and ``alignment = 576``; the
@@ -13,16 +13,29 @@ vLLM 0.33.0's released wheel:
   over a window of ``coff × ratio`` tokens, pages aligned to 576.
 - ``vllm/v1/kv_cache_interface.py``: a page is ``num_states × state bytes`` rounded up to the alignment
   (``_apply_alignment_padding``); ``num_states = block_size // tokens_per_state``.
+- ``DeepseekV4Attention`` (``attention.py``) on a layer of ``compress_ratio`` 0: ratio taken as
+  ``max(1, ·)``, its own ``get_kv_cache_spec`` ``None`` at ratio 1 or less, no compressor (ratio > 1
+  only) nor indexer (ratio 4 only), the ``DeepseekV4SWACache`` built for every layer: the local window
+  alone.
 """
 
 from __future__ import annotations
 
+import pytest
+from ruamel.yaml import YAML
+
 from registry.engine import CacheResult, LayerGroups, compute
-from registry.engine.layers import MLA, Compressed, uniform_layer_groups
+from registry.engine.layers import MLA, Compressed, SlidingWindow, uniform_layer_groups
+from registry.kinds.geometry import model_layer_groups
+from registry.kinds.records import Model
+from tests.conftest import REPO
 
 LATENT = MLA(kv_lora_rank=448, qk_rope_head_dim=64)
 CSA = uniform_layer_groups("deepseek_v4", Compressed("csa", 4, LATENT, window=128, index_head_dim=128), 1)
 HCA = uniform_layer_groups("deepseek_v4", Compressed("hca", 128, LATENT, window=128), 1)
+SLIDING = uniform_layer_groups("deepseek_v4", SlidingWindow(1, 512, 512, 128, latent=LATENT), 1)
+SWA_BLOCK = 64 * 584 + 64
+"""A 64-token block of 584-byte records, 37,376 B, rounded up to 576 B: 37,440 B."""
 
 
 def _vllm(layout: LayerGroups, tokens: int, kv_dtype: str = "fp8") -> CacheResult:
@@ -74,9 +87,72 @@ def test_other_kv_formats_and_shapes_are_refused_with_a_reason() -> None:
     assert "448 + 64" in _vllm(other, 1000).unsupported[0]
 
 
+def _minimum(layout: LayerGroups, tokens: int) -> int | None:
+    """``ideal``'s cache, with a sliding-only layer's window as the one latent vector it is: ``ideal`` states
+    those layers as a K and a V of 512 (an upper bound), which vLLM's single 584-byte record goes under."""
+    if layout is SLIDING:
+        layout = uniform_layer_groups("deepseek_v4", MLA(448, 64, window=128), 1)
+    return compute(layout, context_tokens=tokens, engine_layout="ideal", kv_dtype="fp8").total_bytes
+
+
 def test_vllm_never_holds_less_than_the_architectural_minimum() -> None:
-    for layout in (CSA, HCA):
+    for layout in (CSA, HCA, SLIDING):
         for tokens in (1, 127, 128, 129, 255, 256, 257, 1000, 131_072):
-            ideal = compute(layout, context_tokens=tokens, engine_layout="ideal", kv_dtype="fp8")
-            held, minimum = _vllm(layout, tokens).total_bytes, ideal.total_bytes
+            held, minimum = _vllm(layout, tokens).total_bytes, _minimum(layout, tokens)
             assert held is not None and minimum is not None and held >= minimum
+
+
+@pytest.mark.parametrize(
+    ("tokens", "blocks"),
+    # ⌈t / 64⌉ − ⌊max(0, t − 127) / 64⌋: every block up to t = 128, then a block is freed once all of its
+    # tokens are more than 127 behind the last (191 frees the first, 255 the second, ...)
+    [
+        (1, 1),
+        (64, 1),
+        (65, 2),
+        (127, 2),
+        (128, 2),
+        (129, 3),
+        (190, 3),
+        (191, 2),
+        (193, 3),
+        (1000, 3),
+        (131_072, 2),
+    ],
+)
+def test_a_sliding_only_layer_keeps_its_window_in_the_swa_cache_alone(tokens: int, blocks: int) -> None:
+    """DeepSeek-V4-Flash's layers 0 and 1 (``compress_ratio`` 0): the ``DeepseekV4SWACache`` blocks of
+    584-byte records, as a compressed layer's local window, and no compressed entries, compressor state
+    nor indexer; not 16-token blocks of a K and a V of 512 values."""
+    result = _vllm(SLIDING, tokens)
+    assert result.total_bytes == result.window_bytes == blocks * SWA_BLOCK
+    assert result.steady_state_bytes_per_token == 0
+    # a block's 37,440 B over its 64 tokens while the window fills, nothing once it is full
+    assert result.bytes_per_token == (585 if tokens < 128 else 0)
+    trace = "\n".join(_vllm(SLIDING, 1000).trace)
+    assert "local window per slot = 1 × (448 + 64 × 2 + 7 + 1) = 584 B" in trace
+    assert "3 blocks of 64 tokens inside the window" in trace
+
+
+def test_a_sliding_only_layer_is_refused_outside_fp8_ds_mla() -> None:
+    assert "fp8" in _vllm(SLIDING, 1000, kv_dtype="bf16").unsupported[0]
+    wide = uniform_layer_groups("x", SlidingWindow(1, 576, 576, 128, latent=MLA(512, 64)), 1)
+    assert "448 + 64" in _vllm(wide, 1000).unsupported[0]
+
+
+def test_a_window_with_no_latent_keeps_vllms_16_token_blocks() -> None:
+    """Any other sliding window: whole 16-token blocks of K and V still inside the window."""
+    plain = uniform_layer_groups("x", SlidingWindow(1, 512, 512, 128), 1)
+    # ⌈1000 / 16⌉ − ⌊873 / 16⌋ = 63 − 54 = 9 blocks of 16 tokens × (512 + 512) × 2 B
+    assert _vllm(plain, 1000, kv_dtype="bf16").total_bytes == 9 * 16 * 2 * 512 * 2
+
+
+def test_deepseek_v4_flash_under_vllm_at_131072_tokens() -> None:
+    """The record's 2 sliding-only layers hold 2 SWA blocks each beside the 21 CSA and 20 HCA layers."""
+    path = REPO / "records" / "models" / "deepseek-v4-flash.yaml"
+    layout = model_layer_groups(Model.model_validate(YAML(typ="safe").load(path.read_text(encoding="utf-8"))))
+    result = _vllm(layout, 131_072)
+    csa, hca = _vllm(CSA, 131_072).total_bytes, _vllm(HCA, 131_072).total_bytes
+    assert csa is not None and hca is not None
+    assert [g.bytes_at_context for g in result.groups] == [2 * 2 * SWA_BLOCK, 21 * csa, 20 * hca]
+    assert result.total_bytes == 2 * 2 * SWA_BLOCK + 21 * csa + 20 * hca

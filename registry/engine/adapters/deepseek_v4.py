@@ -15,7 +15,8 @@ Every layer's key is also its value (``num_key_value_heads`` 1, ``kv_proj`` to `
 ``qk_rope_head_dim`` trailing values are rotated. Compressed layers state that vector as a latent of
 ``head_dim − qk_rope_head_dim`` values plus the RoPE part, as the model records do; sliding layers as
 one K/V head of ``head_dim``, which transformers caches as separate keys and values, with that same
-latent beside it for the layouts that store the vector once (SGLang's DeepSeek-V4 pool).
+latent beside it for the layouts that store the vector once (SGLang's DeepSeek-V4 pool, vLLM's
+DeepSeek-V4 SWA cache).
 ``qk_rope_head_dim`` is ``head_dim × partial_rotary_factor`` when the config has the factor, else the
 field, else ``head_dim × 64 / 512`` (the class default).
 """

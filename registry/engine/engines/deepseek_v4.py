@@ -1,8 +1,8 @@
-"""DeepSeek-V4's compressed attention as vLLM 0.33.0 lays it out (the released wheel, ``vllm/models/
-deepseek_v4/`` and ``vllm/v1/kv_cache_interface.py``), with its fp8 ``fp8_ds_mla`` cache.
+"""DeepSeek-V4's compressed and sliding-only attention as vLLM 0.33.0 lays it out (the released wheel,
+``vllm/models/deepseek_v4/`` and ``vllm/v1/kv_cache_interface.py``), with its fp8 ``fp8_ds_mla`` cache.
 
-Each CSA (ratio 4) or HCA (ratio 128) layer keeps, per sequence (``DeepseekV4MultiHeadLatentAttention``
-in ``attention.py``):
+Each CSA (ratio 4) or HCA (ratio 128) layer keeps, per sequence (``DeepseekV4Attention`` in
+``attention.py``):
 
 - its compressed entries: an ``MLAAttentionSpec`` with ``tokens_per_state = compress_ratio`` and
   ``state_content_bytes = 584`` (448 fp8 NoPE values, 64 bf16 RoPE values, 7 ue8m0 scales and a pad
@@ -18,6 +18,16 @@ in ``attention.py``):
   float32 scale per 128, one per compressed entry, pages aligned to 576 bytes) and its own
   compressor's state (the same rows for ``index_head_dim``).
 
+A sliding-only layer (``compress_ratio`` 0: DeepSeek-V4-Flash's first two) keeps that local window
+alone. ``DeepseekV4Attention.__init__`` (``attention.py``) takes its ratio as
+``max(1, config.compress_rates.get(layer_type, 0))`` ("Compress ratio can't be 0") and builds the
+``DeepseekV4SWACache`` for every layer; ``DeepseekV4Attention.get_kv_cache_spec`` returns ``None`` for
+a ratio of 1 or less ("SWA part. Allocated separately as DeepseekV4SWACache"); the
+``DeepseekCompressor`` is built only for a ratio above 1 and the indexer only for ratio 4. The layer's
+one vector is stored once, as the latent its record states
+(:attr:`SlidingWindow.latent <registry.engine.layers.SlidingWindow.latent>`), not as a K and a V in
+16-token blocks.
+
 vLLM then packs the pages of all these cache groups into one pool; any padding that adds is not counted.
 """
 
@@ -27,7 +37,7 @@ from fractions import Fraction
 from functools import partial
 
 from registry.engine.formulas import compressed_entries
-from registry.engine.layers import MLA, Compressed
+from registry.engine.layers import MLA, Compressed, SlidingWindow
 from registry.engine.plan import Component, GroupPlan, Part, Settings, require, unsupported
 from registry.engine.trace import Factor, number, parenthesized_sum
 
@@ -136,51 +146,56 @@ def _state(label: str, ratio: int, head_dim: int) -> tuple[Component, ...]:
     return paged(label, "window", 2 * coff * head_dim * 4, factors, block, block, rule, coff * ratio)
 
 
+RECORD: tuple[Factor, ...] = (parenthesized_sum([448, "64 × 2", 7, 1]),)
+"""The 584-byte record's factors, as the trace prints them."""
+
+
+def _local_window(window: int) -> tuple[Component, ...]:
+    """The window's 584-byte records in the ``DeepseekV4SWACache`` blocks still inside it, filling until
+    the context reaches the window."""
+    kept = partial(
+        _window_blocks, block=SWA_BLOCK_TOKENS, window=window, per_block=SWA_BLOCK_TOKENS, what="tokens"
+    )
+    return paged(
+        "local window", "window", RECORD_BYTES, RECORD, SWA_BLOCK_TOKENS, SWA_BLOCK_TOKENS, kept, window
+    )
+
+
+def _fp8_problem(settings: Settings) -> str:
+    """Why the fp8_ds_mla layout does not apply to this KV dtype, or ""."""
+    if settings.kv_dtype.name.startswith("fp8"):
+        return ""
+    return (
+        f"vLLM's DeepSeek-V4 layout is modelled for its fp8 (fp8_ds_mla) cache, not {settings.kv_dtype.name}"
+    )
+
+
 def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
     """A DeepSeek-V4 CSA or HCA layer as vLLM 0.33.0 keeps it with an fp8 KV cache (module docstring)."""
     (ratio,) = require(mechanism, "ratio")
     inner = mechanism.inner
-    if not settings.kv_dtype.name.startswith("fp8"):
-        return unsupported(
-            f"vLLM's DeepSeek-V4 layout is modelled for its fp8 (fp8_ds_mla) cache, not {settings.kv_dtype.name}"
-        )
+    if problem := _fp8_problem(settings):
+        return unsupported(problem)
     if not isinstance(inner, MLA) or ratio not in STATE_BLOCK_TOKENS:
         return unsupported("vLLM's DeepSeek-V4 layout holds a 512-value latent at ratio 4 or 128 only")
     nope, rope = require(inner, "kv_lora_rank", "qk_rope_head_dim")
     if (nope, rope) != RECORD_GEOMETRY:
         return unsupported(f"the 584-byte record is defined for a 448 + 64 latent, not {nope} + {rope}")
     per_block = BLOCK_TOKENS // ratio
-    record: tuple[Factor, ...] = (parenthesized_sum([448, "64 × 2", 7, 1]),)
     every = partial(all_blocks, block=BLOCK_TOKENS, per_block=per_block, what="entries")
     parts = list(
         paged(
             f"compressed (1 per {number(ratio)})",
             "growing",
             RECORD_BYTES,
-            record,
+            RECORD,
             per_block,
             BLOCK_TOKENS,
             every,
         )
     )
     if mechanism.window is not None:
-        kept = partial(
-            _window_blocks,
-            block=SWA_BLOCK_TOKENS,
-            window=mechanism.window,
-            per_block=SWA_BLOCK_TOKENS,
-            what="tokens",
-        )
-        parts += paged(
-            "local window",
-            "window",
-            RECORD_BYTES,
-            record,
-            SWA_BLOCK_TOKENS,
-            SWA_BLOCK_TOKENS,
-            kept,
-            mechanism.window,
-        )
+        parts += _local_window(mechanism.window)
     parts += _state("compressor state", ratio, nope + rope)
     if mechanism.index_head_dim is not None:
         dim = mechanism.index_head_dim
@@ -189,6 +204,21 @@ def vllm_compressed(mechanism: Compressed, settings: Settings) -> GroupPlan:
         parts += paged("indexer keys", "growing", key, key_factors, per_block, BLOCK_TOKENS, every)
         parts += _state("indexer compressor state", ratio, dim)
     return GroupPlan(tuple(parts), notes=(NOT_ADDED,))
+
+
+def vllm_sliding(mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+    """A DeepSeek-V4 sliding-only layer as vLLM 0.33.0 keeps it with an fp8 KV cache: its window's records
+    in the SWA cache, nothing else (module docstring). Only a window over one latent vector is such a
+    layer."""
+    (window,) = require(mechanism, "window")
+    if mechanism.latent is None:
+        return unsupported("vLLM's DeepSeek-V4 SWA cache holds a window of one latent vector only")
+    if problem := _fp8_problem(settings):
+        return unsupported(problem)
+    nope, rope = require(mechanism.latent, "kv_lora_rank", "qk_rope_head_dim")
+    if (nope, rope) != RECORD_GEOMETRY:
+        return unsupported(f"the 584-byte record is defined for a 448 + 64 latent, not {nope} + {rope}")
+    return GroupPlan(_local_window(window), notes=(NOT_ADDED,))
 
 
 NOT_ADDED = "vLLM packs these pages into one pool across cache groups; any padding that adds is not counted"

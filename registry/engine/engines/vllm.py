@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
-from registry.engine.engines.deepseek_v4 import vllm_compressed
+from registry.engine.engines.deepseek_v4 import vllm_compressed, vllm_sliding
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
 from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, model_dtype, refusal, unread_state
-from registry.engine.layers import MLA, Attention, Compressed, Mechanism, Recurrent, StateTensor
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    Compressed,
+    Mechanism,
+    Recurrent,
+    SlidingWindow,
+    StateTensor,
+)
 from registry.engine.plan import Component, EntryRule, GroupPlan, Settings, unsupported
 from registry.engine.trace import number
 
@@ -61,6 +69,13 @@ class VLLM(Serving):
             blocks * size,
             f"{number(blocks)} blocks of {size} tokens still inside the {number(window)}-token window",
         )
+
+    def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+        """A window of whole blocks (:meth:`window_entries`); DeepSeek-V4's sliding-only layers, a window
+        over one latent vector, in that model's SWA cache instead (:func:`deepseek_v4.vllm_sliding`)."""
+        if mechanism.latent is not None:
+            return vllm_sliding(mechanism, settings)
+        return super().sliding_window(mechanism, settings)
 
     def chunk_entries(self, t: int, chunk: int, mechanism: Mechanism) -> tuple[int, str]:
         """Blocks of the current chunk: ``⌈t / B⌉ − ⌊⌊(t − 1) / chunk⌋ × chunk / B⌋``.
