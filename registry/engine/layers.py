@@ -74,6 +74,10 @@ class Attention:
     hidden_state: int | None = None
     """Values of the layer's input hidden state kept per token *in place of* K and V, which are computed
     from it again at every step (XLNet's ``mems``); ``None`` for the usual case, a K and V cache."""
+    buckets: int | None = None
+    """Hash bucket ids kept per token beside the cache (Reformer's LSH layers: heads × hashes, int64)."""
+    buckets_from: int | None = None
+    """The context from which :attr:`buckets` are kept (Reformer hashes from one LSH chunk on)."""
 
     def __post_init__(self) -> None:
         _check_dims(
@@ -87,6 +91,8 @@ class Attention:
                 "prefix_tokens",
                 "cached_position_ids",
                 "hidden_state",
+                "buckets",
+                "buckets_from",
             ),
         )
 

@@ -24,7 +24,7 @@ BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
 
 StateDtype = Literal["fp32", "model"]
-Held = Literal["cache", "returned state", "returned mems", "modules", "handed in"]
+Held = Literal["cache", "returned state", "returned mems", "buckets and states", "modules", "handed in"]
 AutoClass = Literal["causal-lm", "image-text-to-text", "base", "mapped-class"]
 
 _BASE: dict[str, Any] = {
@@ -61,13 +61,17 @@ class Case:
     the type, built from the decoder config where the auto class cannot build it from the composite one.
     ``held`` says where transformers keeps the state the engine counts: its cache object (``cache``), the
     ``state`` a model returns in place of one (``returned state``: RWKV), the ``mems`` a model returns and
-    takes back in place of one (``returned mems``: XLNet), or the cache object together with
+    takes back in place of one (``returned mems``: XLNet), a cache object of its own that the model returns
+    and takes back under another name (``buckets and states``: Reformer's ``past_buckets_states``), or the cache object together with
     attributes of the model's own modules (``modules``: RecurrentGemma's recurrent blocks), or a cache
     object the model cannot build itself and is handed empty, whose two halves both hold its layers
     (``handed in``: BLT's ``EncoderDecoderCache``); the test measures all of it.
     ``whole_input`` says why a decode step passes the model every token so far, not the new one alone.
     ``no_bf16`` says why transformers cannot run the type in bf16 on the CPU: its bf16 prefill must then
-    still fail so, and its decode steps are measured in fp32.
+    still fail so, and its decode steps are measured in fp32. ``cast`` says why the model, built in the
+    dtype, is also cast to it (``model.to``) before it runs. ``decode_divergence`` says why transformers
+    is known to hold other bytes after decode steps than after one forward pass of the same length (the
+    decode test is then a strict expected failure).
     """
 
     name: str
@@ -80,6 +84,8 @@ class Case:
     held: Held = "cache"
     whole_input: str = ""
     no_bf16: str = ""
+    cast: str = ""
+    decode_divergence: str = ""
 
     @property
     def model_type(self) -> str:

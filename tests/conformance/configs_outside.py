@@ -26,6 +26,47 @@ def _xlnet() -> list[Case]:
     ]
 
 
+def _reformer() -> list[Case]:
+    """Reformer's cache: every layer's input hidden states, and the LSH layers' hash buckets from one LSH
+    chunk on (:data:`WINDOW` tokens: none at the short length, every token's at the long one and from
+    that step while decoding). Local chunks shorter than the LSH ones, two hashes, fewer heads × head
+    size than the hidden size, so that neither can pass for the other."""
+    config = {
+        "model_type": "reformer",
+        "vocab_size": 64,
+        "hidden_size": 32,
+        "num_attention_heads": 2,
+        "attention_head_size": 8,
+        "feed_forward_size": 48,
+        "attn_layers": ["local", "lsh", "local", "lsh"],
+        "local_attn_chunk_length": 4,
+        "lsh_attn_chunk_length": WINDOW,
+        "num_hashes": 2,
+        "num_buckets": 4,
+        # axial position embeddings cover max_position_embeddings = 4 x 8 tokens, beyond the long
+        # sequence padded to a multiple of the chunk lengths
+        "axial_pos_shape": [4, 8],
+        "axial_pos_embds_dim": [16, 16],
+        "max_position_embeddings": 32,
+        "is_decoder": True,
+        "pad_token_id": 0,
+    }
+    cast = (
+        "AxialPositionEmbeddings creates its weights in float32 whatever the dtype asked "
+        "(modeling_reformer.py), and a bf16 layer norm then refuses their float32 sum: cast, as a bf16 "
+        "Reformer must be, the model runs and caches in bf16"
+    )
+    decoded = (
+        "decoding past lsh_attn_chunk_length from a shorter prompt, ReformerDynamicCache.update "
+        "concatenates the first int64 buckets onto the empty float32 tensor it kept for the layer, and "
+        "torch.cat promotes them to float32 (4 B each) for the rest of the sequence; a prompt longer than "
+        "one LSH chunk keeps them in int64, as the engine counts them"
+    )
+    return [
+        Case("reformer", config, held="buckets and states", cast=cast, decode_divergence=decoded),
+    ]
+
+
 def cases_outside() -> list[Case]:
     """Every case of this module, in a stable order; names are unique and used as test ids."""
     return [
@@ -64,4 +105,5 @@ def cases_outside() -> list[Case]:
             "(modeling_xlstm.py)",
         ),
         *_xlnet(),
+        *_reformer(),
     ]

@@ -186,6 +186,25 @@ def returned_mems_bytes(mems: list[torch.Tensor], num_layers: int) -> list[int]:
     return [nbytes(tensor) for tensor in mems]
 
 
+def buckets_and_states_bytes(cache: Any, num_layers: int) -> list[int]:
+    """Bytes of each layer's entries in a ``ReformerDynamicCache`` (``modeling_reformer.py``): its
+    ``states_cache`` (each layer's input hidden states) and ``buckets_cache`` (an LSH layer's hash
+    buckets). ``update`` appends an empty tensor to ``buckets_cache`` at every call of a local layer, so
+    entries past the layers must be empty; its token count is an int."""
+    for name, value in vars(cache).items():
+        for path, tensor in tensors_in(value, name) if name not in ("states_cache", "buckets_cache") else ():
+            raise UnaccountedTensor(f"{path}: {tuple(tensor.shape)} is not a cached state")
+    if len(cache.states_cache) != num_layers:
+        raise UnaccountedTensor(f"states_cache has {len(cache.states_cache)} entries for {num_layers} layers")
+    per_layer = [nbytes(states) for states in cache.states_cache]
+    for index, buckets in enumerate(cache.buckets_cache):
+        if index < num_layers:
+            per_layer[index] += nbytes(buckets)
+        elif buckets.numel():
+            raise UnaccountedTensor(f"buckets_cache[{index}]: {tuple(buckets.shape)} past the layers")
+    return per_layer
+
+
 def module_bytes(model: torch.nn.Module, num_layers: int) -> list[int]:
     """Bytes of the state the model's own modules keep (:data:`MODULE_STATE`), by the layer each module
     belongs to (``...layers.<i>....`` in its name)."""

@@ -40,6 +40,7 @@ from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
 from tests.conformance.configs_outside import cases_outside
 from tests.conformance.measure import (
+    buckets_and_states_bytes,
     cache_bytes,
     halves_bytes,
     module_bytes,
@@ -74,16 +75,15 @@ AUTO_CLASSES = {
 }
 
 
-def _params(cases: list[Case]) -> list[Any]:
-    """One pytest param per case; a case with a known divergence is a strict expected failure."""
-    return [
-        pytest.param(
-            case,
-            id=case.name,
-            marks=[pytest.mark.xfail(reason=case.divergence, strict=True)] if case.divergence else [],
-        )
-        for case in cases
-    ]
+def _params(cases: list[Case], decoding: bool = False) -> list[Any]:
+    """One pytest param per case; a case with a known divergence (while decoding, for the decode test) is
+    a strict expected failure."""
+    params = []
+    for case in cases:
+        divergence = case.divergence or (case.decode_divergence if decoding else "")
+        marks = [pytest.mark.xfail(reason=divergence, strict=True)] if divergence else []
+        params.append(pytest.param(case, id=case.name, marks=marks))
+    return params
 
 
 def _model(case: Case, dtype: str) -> torch.nn.Module:
@@ -105,6 +105,8 @@ def _built(name: str, dtype: str) -> torch.nn.Module:
         return model.eval()
     auto = AUTO_CLASSES[case.auto_class]
     model = auto.from_config(config, dtype=DTYPES[dtype])  # type: ignore[no-untyped-call]
+    if case.cast:
+        model = model.to(DTYPES[dtype])
     return model.eval()
 
 
@@ -115,14 +117,17 @@ def _tokens(count: int, seed: int) -> torch.Tensor:
 
 def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = None) -> Any:
     """One forward pass from ``held`` (None: a fresh start), and what then holds the state: the cache
-    object, RWKV's returned ``state`` or XLNet's returned ``mems``. A model keeping state on its modules builds a cache it does not
-    return (RecurrentGemma), so it is handed one, as ``generate`` hands it one; a model that cannot build
-    its cache (BLT) is handed an ``EncoderDecoderCache`` of two empty ``DynamicCache`` objects."""
+    object, RWKV's returned ``state``, XLNet's returned ``mems`` or Reformer's ``past_buckets_states``. A
+    model keeping state on its modules builds a cache it does not return (RecurrentGemma), so it is handed
+    one, as ``generate`` hands it one; a model that cannot build its cache (BLT) is handed an
+    ``EncoderDecoderCache`` of two empty ``DynamicCache`` objects."""
     with torch.no_grad():
         if case.held == "returned state":
             return model(input_ids=ids, state=held, use_cache=True).state
         if case.held == "returned mems":
             return model(input_ids=ids, mems=held, use_mems=True).mems
+        if case.held == "buckets and states":
+            return model(input_ids=ids, past_buckets_states=held, use_cache=True).past_buckets_states
         if case.held == "modules":
             cache = DynamicCache(config=model.config) if held is None else held
             model(input_ids=ids, cache=cache, use_cache=True)
@@ -146,6 +151,8 @@ def _measure(case: Case, model: torch.nn.Module, held: Any, layout: LayerGroups)
         return returned_state_bytes(held, num_layers)
     if case.held == "returned mems":
         return returned_mems_bytes(held, num_layers)
+    if case.held == "buckets and states":
+        return buckets_and_states_bytes(held, num_layers)
     measured = cache_bytes(held, num_layers)
     if case.held == "modules":
         measured = [a + b for a, b in zip(measured, module_bytes(model, num_layers), strict=True)]
@@ -256,7 +263,7 @@ def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
 
 
-@pytest.mark.parametrize("case", _params(CASES))
+@pytest.mark.parametrize("case", _params(CASES, decoding=True))
 def test_decode_steps_match_the_engine(case: Case) -> None:
     """After each generated token, across the window boundary: the cache ``generate`` would hold, and
     beyond every window, growing by the engine's bytes per token over each period of the layout's

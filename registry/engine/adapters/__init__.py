@@ -58,6 +58,7 @@ from registry.engine.adapters import (
     qwen,
     qwen4,
     recurrent,
+    reformer,
     rnn,
     ssm,
     windowed,
@@ -171,6 +172,7 @@ _ADAPTERS: dict[str, Adapter] = {
     # m-z of transformers' causal-LM mapping
     "mamba": ssm.mamba,
     "recurrent_gemma": rnn.recurrent_gemma,
+    "reformer": reformer.reformer,
     "rwkv": rnn.rwkv,
     "xlstm": rnn.xlstm,
     "xlnet": xlnet.xlnet,

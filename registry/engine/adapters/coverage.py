@@ -47,6 +47,7 @@ from registry.engine.adapters import (
     qwen,
     qwen4,
     recurrent,
+    reformer,
     rnn,
     ssm,
     windowed,
@@ -82,6 +83,7 @@ MLA_WINDOW = "MLA latent, sliding window"
 SHARED = "shared KV"
 HIDDEN = "hidden states"
 HIDDEN_WINDOW = "hidden states, sliding window"
+HIDDEN_BUCKETS = "hidden states + hash buckets"
 
 
 def state(variant: str) -> str:
@@ -104,7 +106,7 @@ def mechanism_label(mechanism: Mechanism) -> str | None:
     match mechanism:
         case Attention():
             if mechanism.hidden_state is not None:
-                return HIDDEN
+                return HIDDEN if mechanism.buckets is None else HIDDEN_BUCKETS
             return FULL if mechanism.index_head_dim is None else FULL_INDEXED
         case SlidingWindow():
             return SLIDING if mechanism.hidden_state is None else HIDDEN_WINDOW
@@ -225,6 +227,7 @@ ADAPTER_MECHANISMS: Mapping[Adapter, frozenset[str]] = {
     cpmant.cpmant: frozenset({FULL}),
     blt.blt: frozenset({FULL, SLIDING}),
     xlnet.xlnet: frozenset({HIDDEN, HIDDEN_WINDOW}),
+    reformer.reformer: frozenset({HIDDEN_WINDOW, HIDDEN_BUCKETS}),
     hrm.hrm_text: frozenset({FULL}),
     dots3.dots3_note: frozenset({MLA_LATENT, MLA_INDEXED, MLA_WINDOW}),
     inkling.inkling: frozenset(
@@ -246,6 +249,11 @@ CACHE_OUTSIDE: Mapping[str, str] = {
         "EncoderDecoderCache of two empty DynamicCaches, the model fills it (the local encoder's K and V in "
         "one half, the local decoder's in the other), and the conformance tests measure both halves."
     ),
+    "reformer": (
+        "transformers 5.24.0 keeps Reformer's state in its own ReformerDynamicCache (states_cache: every "
+        "layer's input hidden states; buckets_cache: the LSH layers' hash buckets, int64), which the model "
+        "returns as past_buckets_states; the conformance tests measure those tensors."
+    ),
     "xlnet": (
         "transformers 5.24.0 keeps XLNet's state in no cache object: XLNetModel returns each layer's input "
         "hidden states as mems (with use_mems), which the next call takes back; the conformance tests "
@@ -253,9 +261,9 @@ CACHE_OUTSIDE: Mapping[str, str] = {
         "the model dtype, and a bf16 model fails on it."
     ),
 }
-"""Model types read by an adapter whose state transformers keeps outside a cache object the model builds
-itself (handed in to it, or returned beside the output), and how it is measured (the site's list prints
-it beside the mechanisms)."""
+"""Model types read by an adapter whose state transformers keeps outside the cache objects other models
+build (in a cache handed in to the model, returned beside the output, or in a cache class of the model's
+own), and how it is measured (the site's list prints it beside the mechanisms)."""
 
 
 @dataclass(frozen=True)
@@ -315,11 +323,6 @@ _OWN_REASONS: Mapping[str, Reason] = {
         "no cache",
         "transformers' OpenAI GPT (GPT-1) keeps no cache at all: OpenAIGPTLMHeadModel takes no past keys "
         "and values and recomputes the whole sequence at every step, so there is no cache to lay out.",
-    ),
-    "reformer": Reason(
-        "bucketed cache",
-        "Reformer's LSH and local attention keep a cache of their own (ReformerDynamicCache: hashed "
-        "buckets and chunked states), sized by buckets and chunks, not a cache of this kind.",
     ),
     "xlm": Reason(
         "masked-LM encoder",

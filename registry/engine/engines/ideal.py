@@ -172,7 +172,8 @@ class Ideal(EngineRules):
         ``prefix_tokens`` the model puts ahead of every sequence, a fixed part (:func:`_prefix`)."""
         kv = self.kv_component(mechanism, settings)
         keys = beside(self.indexer(mechanism, settings, kv.entries), kv)
-        return GroupPlan((kv, *keys, *_prefix(mechanism, kv)), notes=self.position_ids_notes(mechanism))
+        parts = (kv, *keys, *_buckets(mechanism), *_prefix(mechanism, kv))
+        return GroupPlan(parts, notes=self.position_ids_notes(mechanism))
 
     def position_ids_notes(self, mechanism: Attention) -> tuple[str, ...]:
         """Position ids an implementation caches with the layer (:attr:`Attention.cached_position_ids`)
@@ -345,7 +346,7 @@ def unserved(mechanism: Mechanism) -> str:
     """Why no serving engine sizes ``mechanism`` ("" when one may): it is kept only by a model that none of
     vLLM (``vllm/model_executor/models/registry.py``), SGLang (``python/sglang/srt/models/``) and
     llama.cpp (``LLM_ARCH_NAMES``, ``src/llama-arch.cpp``) implements. BLT's local layers
-    (:mod:`registry.engine.adapters.blt`), XLNet's hidden states (:attr:`Attention.hidden_state`) and the
+    (:mod:`registry.engine.adapters.blt`), XLNet's and Reformer's hidden states (:attr:`Attention.hidden_state`) and the
     prompt tokens CPM-Ant caches ahead of every sequence
     (:attr:`Attention.prefix_tokens`) are such layers: an engine's block rounding of them would describe
     a model it never ran (and rounding the context alone would leave out the prompt tokens the cache
@@ -354,8 +355,8 @@ def unserved(mechanism: Mechanism) -> str:
         return "implements no BLT model (BltForCausalLM), so BLT's local encoder and decoder layers get no number"
     if isinstance(mechanism, Attention | SlidingWindow) and mechanism.hidden_state is not None:
         return (
-            "implements no XLNet model (XLNetLMHeadModel), the one that caches each layer's input hidden "
-            "states in place of K and V, so such a layer gets no number"
+            "implements neither XLNet (XLNetLMHeadModel) nor Reformer (ReformerModelWithLMHead), the models "
+            "that cache each layer's input hidden states in place of K and V, so such a layer gets no number"
         )
     if isinstance(mechanism, Attention) and mechanism.prefix_tokens:
         return (
@@ -380,6 +381,25 @@ def _prefix(mechanism: Attention, kv: Component) -> tuple[Component, ...]:
     return (
         Component("fixed", label, count * kv.entry_bytes, (count, *kv.entry_factors), one_state, Fraction(0)),
     )
+
+
+def _buckets(mechanism: Attention) -> tuple[Component, ...]:
+    """Hash bucket ids of every token (:attr:`Attention.buckets`, int64 whatever the formats asked), from
+    the context :attr:`Attention.buckets_from` on: Reformer's LSH layers keep none until they first hash,
+    then one per head and hash for each token so far."""
+    count = mechanism.buckets
+    if count is None:
+        return ()
+    start = mechanism.buckets_from or 0
+    entry = Fraction(count * INT64.bytes_per_element)
+    rule = partial(_from, start=start, note=f"t once t ≥ {number(start)}, else none")
+    label = "hash buckets (int64)"
+    return (Component("growing", label, entry, (count, INT64.bytes_per_element), rule, entry),)
+
+
+def _from(t: int, start: int, note: str) -> tuple[int, str]:
+    """``t`` entries once the context reaches ``start`` tokens, none before."""
+    return (t if t >= start else 0), note
 
 
 def _compressed(t: int, ratio: int, note: str) -> tuple[int, str]:

@@ -124,7 +124,7 @@ class Transformers(Ideal):
         """A window kept as a mask only (:meth:`window_entries`) grows with every token, as full attention.
         Hidden states kept in place of K and V are no ``DynamicSlidingWindowLayer``: ``XLNetModel.cache_mem``
         keeps the last ``mem_len`` of them (``modeling_xlnet.py``, 5.24.0), the whole window."""
-        if mechanism.hidden_state is not None and mechanism.window is not None:
+        if mechanism.hidden_state is not None and mechanism.window is not None and not mechanism.cached_whole:
             window = mechanism.window
             kept = partial(_last, window=window, note=f"min(t, {number(window)})")
             return GroupPlan((windowed(self.kv_component(mechanism, settings), kept, window),))
