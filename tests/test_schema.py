@@ -4,6 +4,7 @@ accepted or rejected by the JSON Schema and by the pydantic model alike."""
 from __future__ import annotations
 
 import copy
+import functools
 import http.client
 import json
 import re
@@ -153,11 +154,12 @@ def test_valid_fixtures_are_valid() -> None:
         MODEL_CLASSES[data.data["kind"]].model_validate(data.data)
 
 
-def _real_documents() -> list[dict[str, Any]]:
-    """Every record of the registry and of the valid fixtures."""
+@functools.cache
+def _real_documents() -> tuple[dict[str, Any], ...]:
+    """Every record of the registry and of the valid fixtures, read once for every kind."""
     paths = [*sorted((REPO / "records").rglob("*.yaml")), *sorted((FIXTURES / "valid").glob("*.yaml"))]
     documents = [load_canonical(path.name, path.read_bytes()).document for path in paths]
-    return [document.data for document in documents if document is not None]
+    return tuple(document.data for document in documents if document is not None)
 
 
 def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[str, Any]]:
