@@ -116,8 +116,9 @@ class SlidingWindow:
     latent: MLA | None = None
     """The same vector as a latent and its RoPE part, where the key is also the value (DeepSeek-V4's
     sliding-only layers: one vector of 448 + 64 values, its last 64 rotated); ``None`` for the usual
-    case. Layouts that keep such a layer as one latent record read it (SGLang's DeepSeek-V4 pool,
-    vLLM's DeepSeek-V4 SWA cache); the others cache K and V as the fields above say."""
+    case. Layouts that keep such a layer as one latent record read it (the architectural minimum,
+    SGLang's DeepSeek-V4 pool, vLLM's DeepSeek-V4 SWA cache); the others cache K and V as the fields
+    above say."""
     hidden_state: int | None = None
     """As :attr:`Attention.hidden_state`, over the window (XLNet's ``mems`` cut to ``mem_len``)."""
 

@@ -106,7 +106,7 @@ class LayerGroupSpec(Strict):
         le=100_000,
         description="The MLA latent's size, cached per token (mla); on a sliding-window group whose key "
         "is also its value, that vector's part without RoPE, for the layouts that store it once "
-        "(DeepSeek-V4's sliding-only layers under sglang and vllm).",
+        "(DeepSeek-V4's sliding-only layers under ideal, sglang and vllm).",
     )
     qk_rope_head_dim: int | None = Field(
         default=None,

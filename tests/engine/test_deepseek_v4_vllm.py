@@ -88,10 +88,7 @@ def test_other_kv_formats_and_shapes_are_refused_with_a_reason() -> None:
 
 
 def _minimum(layout: LayerGroups, tokens: int) -> int | None:
-    """``ideal``'s cache, with a sliding-only layer's window as the one latent vector it is: ``ideal`` states
-    those layers as a K and a V of 512 (an upper bound), which vLLM's single 584-byte record goes under."""
-    if layout is SLIDING:
-        layout = uniform_layer_groups("deepseek_v4", MLA(448, 64, window=128), 1)
+    """``ideal``'s cache: a sliding-only layer's window there is the one latent vector it is."""
     return compute(layout, context_tokens=tokens, engine_layout="ideal", kv_dtype="fp8").total_bytes
 
 
@@ -156,3 +153,17 @@ def test_deepseek_v4_flash_under_vllm_at_131072_tokens() -> None:
     assert csa is not None and hca is not None
     assert [g.bytes_at_context for g in result.groups] == [2 * 2 * SWA_BLOCK, 21 * csa, 20 * hca]
     assert result.total_bytes == 2 * 2 * SWA_BLOCK + 21 * csa + 20 * hca
+
+
+def test_ideal_keeps_a_sliding_only_layers_one_vector_once() -> None:
+    """``ideal`` counts the window of a sliding-only layer as its one vector of 448 + 64 values a token, as
+    the compressed layers' local window; transformers holds it twice (a K and a V tensor of
+    ``DynamicSlidingWindowLayer``), and llama.cpp, whose DeepSeek-V4 cache was not read, refuses it."""
+    ideal = compute(SLIDING, context_tokens=1000, engine_layout="ideal", kv_dtype="fp8")
+    assert ideal.total_bytes == 128 * (448 + 64)
+    assert "448 latent + 64 rotary values, held once" in "\n".join(ideal.trace)
+    assert compute(SLIDING, context_tokens=1000, engine_layout="ideal").total_bytes == 128 * 512 * 2
+    held = compute(SLIDING, context_tokens=1000, engine_layout="transformers").total_bytes
+    assert held == 127 * 2 * 512 * 2
+    refused = compute(SLIDING, context_tokens=1000, engine_layout="llama.cpp")
+    assert "DeepSeek-V4" in refused.unsupported[0]

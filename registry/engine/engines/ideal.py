@@ -187,11 +187,34 @@ class Ideal(EngineRules):
         )
 
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
-        """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full."""
+        """A sliding-window layer keeps at most ``window`` tokens; it adds nothing once the window is full.
+        A window over one vector that is both key and value (:attr:`SlidingWindow.latent`, DeepSeek-V4's
+        sliding-only layers) keeps that vector once (:func:`mla_entry_bytes`), as the compressed layers'
+        local window does, not a K and a V: the trace says so."""
         (window,) = require(mechanism, "window")
-        base = self.kv_component(mechanism, settings)
+        if mechanism.latent is not None and mechanism.hidden_state is None:
+            base, notes = self.latent_window_component(mechanism.latent, mechanism, settings)
+        else:
+            base, notes = self.kv_component(mechanism, settings), ()
         entries = partial(self.window_entries, window=window, mechanism=mechanism)
-        return GroupPlan((windowed(base, entries, self.window_full_at(window)),))
+        return GroupPlan((windowed(base, entries, self.window_full_at(window)),), notes=notes)
+
+    def latent_window_component(
+        self, latent: MLA, mechanism: SlidingWindow, settings: Settings
+    ) -> tuple[Component, tuple[str, ...]]:
+        """The one vector per token of a window whose key is also its value: ``kv_lora_rank +
+        qk_rope_head_dim`` values in the KV dtype, with the note that says it is held once."""
+        rank, rope = require(latent, "kv_lora_rank", "qk_rope_head_dim")
+        element = settings.kv_dtype.bytes_per_element
+        entry = mla_entry_bytes(rank, rope, element)
+        factors = tuple(mla_factors(rank, rope, element))
+        period = self.block_tokens(mechanism)
+        component = Component("growing", "", entry, factors, self.full_rule(mechanism), entry, period=period)
+        note = (
+            f"one vector per token, key and value alike: {number(rank)} latent + {number(rope)} rotary "
+            "values, held once (not a K and a V)"
+        )
+        return component, (note,)
 
     def chunked(self, mechanism: Chunked, settings: Settings) -> GroupPlan:
         """A chunked-attention layer keeps the tokens of its current chunk only."""

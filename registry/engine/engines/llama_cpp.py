@@ -118,6 +118,13 @@ class LlamaCpp(Serving):
         )
         return GroupPlan(plan.components, notes=(*plan.notes, *notes))
 
+    def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
+        """A window; DeepSeek-V4's sliding-only layers (a window over one latent vector) are refused as its
+        compressed layers are: llama.cpp's DeepSeek-V4 cache was not read."""
+        if mechanism.latent is not None:
+            return unsupported(f"llama.cpp has a DeepSeek-V4 cache, but {FOR_ENGINE}")
+        return super().sliding_window(mechanism, settings)
+
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         return unsupported(f"llama.cpp has a DeepSeek-V4 cache, but {FOR_ENGINE}")
 

@@ -123,12 +123,15 @@ class Transformers(Ideal):
     def sliding_window(self, mechanism: SlidingWindow, settings: Settings) -> GroupPlan:
         """A window kept as a mask only (:meth:`window_entries`) grows with every token, as full attention.
         Hidden states kept in place of K and V are no ``DynamicSlidingWindowLayer``: ``XLNetModel.cache_mem``
-        keeps the last ``mem_len`` of them (``modeling_xlnet.py``, 5.24.0), the whole window."""
+        keeps the last ``mem_len`` of them (``modeling_xlnet.py``, 5.24.0), the whole window. DeepSeek-V4's
+        sliding-only layers call ``cache.update(kv, kv, ...)`` (``modeling_deepseek_v4.py``, 5.24.0) on a
+        ``DynamicSlidingWindowLayer``, which concatenates keys and values into two tensors: their one
+        vector is held twice, as a K and a V, so :attr:`SlidingWindow.latent` is not read here."""
         if mechanism.hidden_state is not None and mechanism.window is not None and not mechanism.cached_whole:
             window = mechanism.window
             kept = partial(_last, window=window, note=f"min(t, {number(window)})")
             return GroupPlan((windowed(self.kv_component(mechanism, settings), kept, window),))
-        plan = super().sliding_window(mechanism, settings)
+        plan = super().sliding_window(replace(mechanism, latent=None), settings)
         if not mechanism.cached_whole:
             return plan
         return GroupPlan(
