@@ -1,5 +1,7 @@
 """No engine layout keeps less than the architecture needs: for every model in the registry, at contexts
-around each window, chunk and compression ratio, every engine layout's cache is at least ``ideal``'s.
+around each window, chunk and compression ratio, every engine layout's cache is at least ``ideal``'s, as a
+whole and layer group by layer group (so that no layer type can sit under the minimum while other layers
+outweigh it).
 
 ``ideal`` is the architectural minimum; an engine rounds up to blocks, pads or keeps extra, never less. A
 layout under it has misread the context (vLLM's chunked layers once held nothing at an exact multiple of
@@ -11,7 +13,8 @@ Two readings are not context mistakes and are compared as they are meant:
   indexer keys), so a layout is below the minimum only when it is below it at every KV dtype it accepts
   (bf16 and fp8);
 - transformers stores ``sliding_window - 1`` tokens of a window or chunk (``DynamicSlidingWindowLayer``:
-  the current token's K and V join the cache at attention time and are not kept), so its floor is the
+  the current token's K and V join the cache at attention time and are not kept), and of a compressed
+  layer's local window (DeepSeek-V4's ``DeepseekV4HCACache`` is such a layer), so its floor is the
   minimum of windows one token shorter.
 """
 
@@ -24,6 +27,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from registry.engine import compute
 from registry.engine.engines import ENGINE_KEYS
 from registry.engine.layers import Chunked, Compressed, LayerGroups, Mechanism, SlidingWindow, parts_of
 from registry.engine.variants import Run, map_layer_groups, measure
@@ -72,6 +76,8 @@ def _one_token_shorter(mechanism: Mechanism) -> Mechanism:
         return replace(mechanism, window=mechanism.window - 1)
     if isinstance(mechanism, Chunked) and mechanism.chunk:
         return replace(mechanism, chunk=mechanism.chunk - 1)
+    if isinstance(mechanism, Compressed) and mechanism.window:
+        return replace(mechanism, window=mechanism.window - 1)
     return mechanism
 
 
@@ -94,6 +100,65 @@ def below_minimum(layout: LayerGroups, engine_layout: str, t: int) -> str:
             return ""
         found.append(f"{kv_dtype}: {kept:,} B < ideal {floor:,} B")
     return f"{engine_layout} at t = {t:,}: {'; '.join(found)}" if found else ""
+
+
+def group_bytes(layout: LayerGroups, engine_layout: str, t: int, kv_dtype: str) -> tuple[int | None, ...]:
+    """Each layer group's bytes at ``t`` (``None`` where the group is not computed), or ``()`` when the
+    engine layout does not offer ``kv_dtype``."""
+    try:
+        result = compute(
+            layout,
+            context_tokens=t,
+            engine_layout=engine_layout,
+            kv_dtype=kv_dtype,
+            state_dtype="bf16",
+            model_dtype="bf16",
+            traced=False,
+        )
+    except ValueError:  # a dtype the engine layout does not offer
+        return ()
+    return tuple(group.bytes_at_context for group in result.groups)
+
+
+def describe(layout: LayerGroups, index: int) -> str:
+    """A layer group in words: its mechanism and first layer."""
+    group = layout.groups[index]
+    return f"{group.mechanism.kind} group from layer {group.layers[0]}"
+
+
+def groups_below_minimum(layout: LayerGroups, engine_layout: str, t: int) -> list[str]:
+    """The layer groups ``engine_layout`` keeps under ``ideal``'s at ``t``, at every KV dtype at which
+    both compute the group."""
+    floor_layout = floor_for(layout, engine_layout)
+    found: dict[int, list[str]] = {}
+    fine: set[int] = set()
+    for kv_dtype in KV_DTYPES:
+        kept = group_bytes(layout, engine_layout, t, kv_dtype)
+        floor = group_bytes(floor_layout, "ideal", t, kv_dtype)
+        for index, (held, minimum) in enumerate(zip(kept, floor, strict=False)):
+            if held is None or minimum is None:
+                continue
+            if held >= minimum:
+                fine.add(index)
+            else:
+                found.setdefault(index, []).append(f"{kv_dtype}: {held:,} B < ideal {minimum:,} B")
+    return [
+        f"{engine_layout} at t = {t:,}, {describe(layout, index)}: {'; '.join(why)}"
+        for index, why in found.items()
+        if index not in fine
+    ]
+
+
+@pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
+def test_every_layer_group_keeps_at_least_its_architectural_minimum(path: Path) -> None:
+    layout = layer_groups(path)
+    below = [
+        finding
+        for t in contexts(layout)
+        for engine_layout in ENGINE_KEYS[1:]
+        for finding in groups_below_minimum(layout, engine_layout, t)
+    ]
+    assert below == []
 
 
 @pytest.mark.parametrize("path", MODELS, ids=[p.stem for p in MODELS])
