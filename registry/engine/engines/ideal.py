@@ -353,7 +353,8 @@ def unread_state(mechanism: Recurrent) -> str:
 class Serving(Ideal):
     """A serving engine's rules: it runs only the models it implements, so a layer that only a model it
     does not implement keeps (:func:`unserved`) is refused with that reason, whatever its other rules
-    would say of the mechanism."""
+    would say of the mechanism; so is a state tensor of a kind its rules were not read for
+    (:func:`unread_state`)."""
 
     name = ""
     """The engine's name as a sentence starts it (``vLLM``)."""
@@ -362,6 +363,8 @@ class Serving(Ideal):
         reason = unserved(mechanism)
         if reason:
             return unsupported(f"{self.name} {reason}")
+        if isinstance(mechanism, Recurrent) and (unread := unread_state(mechanism)):
+            return unsupported(f"{self.name}'s layout for {unread}: {FOR_ENGINE}")
         return super().plan(mechanism, settings)
 
 

@@ -4,7 +4,7 @@ sequence, padded to whole cells."""
 from __future__ import annotations
 
 from registry.engine.dtypes import DType, get_dtype
-from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, refusal
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -106,9 +106,8 @@ class LlamaCpp(Serving):
 
     def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
         """The base rule's state in float32; a dilated convolution's window or a state of token ids
-        (Qwen4-Exp's) is refused: llama.cpp's layout for them was not read."""
-        if unread := unread_state(mechanism):
-            return unsupported(f"llama.cpp's layout for {unread}: {FOR_ENGINE}")
+        (Qwen4-Exp's) is refused before it (:class:`~registry.engine.engines.ideal.Serving`): llama.cpp's
+        layout for them was not read."""
         plan = super().recurrent(mechanism, settings)
         asked = settings.state_dtype
         notes = (

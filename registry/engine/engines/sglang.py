@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4_sglang import sglang_compressed, sglang_sliding
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Serving, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, refusal
 from registry.engine.formulas import window_tokens
 from registry.engine.layers import (
     MLA,
@@ -90,13 +90,6 @@ class SGLang(Serving):
         if tensor.role != "state":
             return get_dtype("bf16")
         return settings.state_dtype or get_dtype("fp32")
-
-    def recurrent(self, mechanism: Recurrent, settings: Settings) -> GroupPlan:
-        """The base rule's state; a dilated convolution's window or a state of token ids (Qwen4-Exp's)
-        is refused: SGLang's layout for them was not read."""
-        if unread := unread_state(mechanism):
-            return unsupported(f"SGLang's layout for {unread}: {FOR_ENGINE}")
-        return super().recurrent(mechanism, settings)
 
     def compressed(self, mechanism: Compressed, settings: Settings) -> GroupPlan:
         """DeepSeek-V4's CSA and HCA layers in the default fp8 pool (:func:`deepseek_v4_sglang.sglang_compressed`)."""

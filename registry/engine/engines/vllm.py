@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.engine.dtypes import DType, get_dtype
 from registry.engine.engines.deepseek_v4 import vllm_compressed, vllm_sliding
 from registry.engine.engines.fp8_mla import fp8_ds_mla, fp8_indexer
-from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, model_dtype, refusal, unread_state
+from registry.engine.engines.ideal import FOR_ENGINE, Serving, ceil_div, model_dtype, refusal
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -146,11 +146,9 @@ class VLLM(Serving):
 
         In hybrid models vLLM also pads that page to the attention page size
         (``MambaSpec.page_size_padded``); the padding depends on the whole model and is not added here.
-        A dilated convolution's window or a state of token ids (Qwen4-Exp's) is refused: vLLM's layout
-        for them was not read.
+        A dilated convolution's window or a state of token ids (Qwen4-Exp's) never reaches here:
+        :class:`~registry.engine.engines.ideal.Serving` refuses it, vLLM's layout for them not read.
         """
-        if unread := unread_state(mechanism):
-            return unsupported(f"vLLM's layout for {unread}: {FOR_ENGINE}")
         plan = super().recurrent(mechanism, settings)
         note = "vLLM may pad each state page to the attention page size in hybrid models (not added)"
         return GroupPlan(plan.components, notes=(*plan.notes, note))
