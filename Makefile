@@ -32,7 +32,7 @@ run: $(VENV)/.installed
 	$(BIN)/registry site
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check registry tests
