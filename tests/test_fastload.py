@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from registry.checker.fastload import fast_load_bytes
 from registry.checker.load import load_canonical
 from tests.conftest import REPO
+from tests.corpus import record_files
 
 
 def _same(path: str, raw: bytes) -> None:
@@ -35,7 +36,7 @@ def _typed(value: object) -> object:
     return (type(value).__name__, value)
 
 
-CORPUS = sorted(p for p in [*REPO.glob("records/*/*.yaml"), *REPO.glob("tests/**/*.yaml")] if p.is_file())
+CORPUS = sorted([*record_files(), *(p for p in REPO.glob("tests/**/*.yaml") if p.is_file())])
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.relative_to(REPO).as_posix() for p in CORPUS])

@@ -14,16 +14,12 @@ from registry.authoring.comments import find_comments
 from registry.authoring.fmt import FmtLoadError, format_file, format_text
 from registry.checker.load import load_text
 from tests.conftest import GOLDEN, REPO
+from tests.corpus import record_files
 
 
 def _files() -> list[Path]:
-    roots = [
-        REPO / "records",
-        REPO / "tests" / "fixtures",
-        GOLDEN,
-        REPO / "tests" / "hostile",
-    ]
-    return sorted(p for root in roots for p in root.rglob("*.yaml") if p.is_file())
+    roots = [REPO / "tests" / "fixtures", GOLDEN, REPO / "tests" / "hostile"]
+    return sorted([*record_files(), *(p for root in roots for p in root.rglob("*.yaml") if p.is_file())])
 
 
 def _strict(value: Any) -> Any:

@@ -26,6 +26,7 @@ from registry.checker.load import load_canonical
 from registry.kinds.records import KINDS, MODEL_CLASSES
 from registry.kinds.schema import SCHEMA_URI, record_validator, stale, validator_for
 from tests.conftest import GOLDEN, REPO
+from tests.corpus import record_files
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -34,7 +35,7 @@ def _documents() -> Iterator[tuple[str, dict[str, Any]]]:
     paths = [
         *sorted((FIXTURES / "valid").glob("*.yaml")),
         *sorted(GOLDEN.rglob("*.yaml")),
-        *sorted((REPO / "records").rglob("*.yaml")),
+        *record_files(),
         *sorted((FIXTURES / "seed-003").rglob("*.yaml")),
     ]
     for path in paths:
