@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.configs import _BASE, WINDOW, Case, _config
+from tests.conformance.configs import _BASE, TIME_STEP_LIMIT, WINDOW, Case, _config
 
 _FP32_REFERENCE = (
     "CPU runs take transformers' reference PyTorch path, which computes the state in float32: {}"
@@ -152,6 +152,7 @@ def _falcon_h1() -> list[Case]:
                 mamba_d_state=5,
                 mamba_d_conv=3,
                 mamba_chunk_size=WINDOW,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=_FP32_REFERENCE.format(
@@ -480,6 +481,7 @@ def _recurrent() -> list[Case]:
                 mamba_chunk_size=WINDOW,
                 num_local_experts=4,
                 num_experts_per_tok=2,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=mamba2 + " (modeling_granitemoehybrid.py)",

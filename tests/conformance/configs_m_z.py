@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.configs import _BASE, WINDOW, Case, _config
+from tests.conformance.configs import _BASE, TIME_STEP_LIMIT, WINDOW, Case, _config
 
 
 def _text(model_type: str, **fields: Any) -> dict[str, Any]:
@@ -208,6 +208,7 @@ def _ssm() -> list[Case]:
                 conv_kernel=3,
                 expand=2,
                 chunk_size=8,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=_FP32_REFERENCE.format(

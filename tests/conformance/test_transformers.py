@@ -12,7 +12,9 @@ and after each single-token decode step from the first length to the second (bf1
 from __future__ import annotations
 
 import functools
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +37,7 @@ from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from registry.engine.engines.transformers import REFERENCE_CONV_FP32, REFERENCE_STATE_FP32
 from registry.engine.layers import Compressed, NoCache, Recurrent
+from registry.reading import load_json
 from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
@@ -135,6 +138,13 @@ def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = 
         if case.held == "handed in" and held is None:
             held = EncoderDecoderCache(DynamicCache(), DynamicCache())
         return model(input_ids=ids, cache=held, use_cache=True).cache
+
+
+def _layout(case: Case) -> LayerGroups:
+    """The engine's layout of the case's config as ``calc --config`` reads it: from its JSON text, as
+    ``json.dumps`` writes it (a ``time_step_limit`` of ``[0.0, Infinity]`` included)."""
+    text = json.dumps(case.config).encode()
+    return layer_groups_from_config(load_json(text, Path(f"{case.name}.json"), non_finite=True))
 
 
 def _cached_layers(layout: LayerGroups) -> list[int]:
@@ -253,7 +263,7 @@ def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("case", _params(CASES))
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
-    layout = layer_groups_from_config(case.config)
+    layout = _layout(case)
     model = _model(case, dtype)
     if case.no_bf16 and dtype == "bf16":
         with pytest.raises(RuntimeError, match="expected scalar type"):
@@ -269,7 +279,7 @@ def test_decode_steps_match_the_engine(case: Case) -> None:
     beyond every window, growing by the engine's bytes per token over each period of the layout's
     compression (every token where nothing is compressed). In fp32 where transformers cannot run bf16."""
     dtype = "fp32" if case.no_bf16 else "bf16"
-    layout = layer_groups_from_config(case.config)
+    layout = _layout(case)
     model = _model(case, dtype)
     ids = _tokens(SHORT, seed=1)
     state = _forward(case, model, ids)
