@@ -5,10 +5,11 @@ by loading the written record back; a number JSON cannot write, such as Mamba-2'
 ``Infinity``, as transformers 5 writes it, ``{"__float__": "Infinity"}``, with a note saying so);
 ``config_source`` says where it was read (repository, file, revision, and the URL when given), and the
 cache layout the engine derives from it through the adapters is written as a comment above ``config``:
-per layer group, how many layers, which mechanism, and its dimensions. A ``model_type`` no adapter knows is still imported, config kept, with the finding
-``registry check`` will report for it (F006, an error until the record states a ``layout``); a revision
-that is not a commit gets the check's R010 warning. ``--repository`` takes ``org/name`` or the
-repository's page (``https://huggingface.co/org/name``), written as ``org/name``; anything else is refused.
+per layer group, how many layers, which mechanism, and its dimensions. A ``model_type`` no adapter knows
+is still imported, config kept, with the finding ``registry check`` will report for it (F006, an error
+until the record states a ``layout``); a revision that is not a commit gets the check's R010 warning.
+``--repository`` takes ``org/name`` or the repository's page (``https://huggingface.co/org/name``),
+written as ``org/name``; anything else is refused.
 
 ``max_context_tokens`` is the longest context the config states, read by
 :func:`registry.engine.adapters.max_context_from_config` (``model_max_length``, else the smallest position

@@ -348,7 +348,27 @@ def _local_global() -> list[Case]:
                 "hidden_size": 32,
                 "num_heads": 4,
                 "num_layers": 4,
-                "attention_types": [[["global", "local"], 2]],
+                # As a scaled-down published config: the parent's attention_types (24 layers) beside the
+                # attention_layers transformers reads, one per layer.
+                "attention_types": [[["global", "local"], 12]],
+                "attention_layers": ["global", "local", "global", "local"],
+                "window_size": WINDOW,
+                "max_position_embeddings": 128,
+                "bos_token_id": 1,
+                "eos_token_id": 2,
+                "tie_word_embeddings": False,
+            },
+        ),
+        Case(
+            "gpt_neo-attention-types",
+            {
+                "model_type": "gpt_neo",
+                "vocab_size": 64,
+                "hidden_size": 32,
+                "num_heads": 4,
+                "num_layers": 4,
+                # No attention_layers: transformers expands attention_types, here local layers first.
+                "attention_types": [[["local", "global"], 2]],
                 "window_size": WINDOW,
                 "max_position_embeddings": 128,
                 "bos_token_id": 1,

@@ -137,6 +137,18 @@ def _interleaved() -> list[Case]:
             _config(
                 "modernbert-decoder",
                 num_hidden_layers=4,
+                # Both fields, apart as in published configs: transformers reads sliding_window.
+                local_attention=8 * WINDOW,
+                sliding_window=WINDOW,
+                global_attn_every_n_layers=2,
+            ),
+        ),
+        Case(
+            "modernbert-decoder-local-attention",
+            _config(
+                "modernbert-decoder",
+                num_hidden_layers=4,
+                # No sliding_window: transformers takes half of local_attention.
                 local_attention=2 * WINDOW,
                 global_attn_every_n_layers=2,
             ),
