@@ -23,6 +23,10 @@ LONG = 19
 """A sequence beyond every window, chunk and conv kernel: bounded layers have stopped growing."""
 BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
+BELOW = (1, 2, 3, 4)
+"""Prefill lengths under :data:`SHORT`: with the decode steps from :data:`SHORT` to :data:`LONG`, every
+edge up to :data:`LONG` (a conv window of 2 or 3 inputs, a compression ratio of 4, a window of 8) is
+measured on both sides of it. A case's own ``lengths`` reach the edges beyond."""
 
 TIME_STEP_LIMIT = [0.0, math.inf]
 """``time_step_limit`` as the Mamba-2 family's published configs carry it (transformers' default
@@ -92,6 +96,8 @@ class Case:
     no_bf16: str = ""
     cast: str = ""
     decode_divergence: str = ""
+    lengths: tuple[int, ...] = ()
+    no_single_token: str = ""
 
     @property
     def model_type(self) -> str:

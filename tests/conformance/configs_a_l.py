@@ -656,7 +656,33 @@ def _deepseek_v4() -> list[Case]:
         o_lora_rank=8,
         hc_mult=2,
     )
-    return [Case("deepseek_v4", config)]
+    # The shape the rates take in the released models (128 and 4), with the class's default layer pattern
+    # (two HCA layers, then CSA and HCA alternating: three HCA and one CSA of four), a window of 16 and
+    # sizes apart; measured on both sides of 4, 16, 128 and 256, where each of its parts starts or stops.
+    released_rates = _config(
+        "deepseek_v4",
+        num_hidden_layers=4,
+        num_key_value_heads=1,
+        head_dim=16,
+        qk_rope_head_dim=4,
+        q_lora_rank=16,
+        compress_rates={"compressed_sparse_attention": 4, "heavily_compressed_attention": 128},
+        sliding_window=2 * WINDOW,
+        index_n_heads=2,
+        index_head_dim=20,
+        index_topk=4,
+        moe_intermediate_size=16,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_shared_experts=1,
+        num_hash_layers=1,
+        o_groups=2,
+        o_lora_rank=8,
+        hc_mult=2,
+        max_position_embeddings=512,
+    )
+    lengths = (127, 128, 129, 255, 256, 257)
+    return [Case("deepseek_v4", config), Case("deepseek_v4-released-rates", released_rates, lengths=lengths)]
 
 
 _INKLING2: dict[str, Any] = {
