@@ -16,7 +16,8 @@ factor by factor. The model comes from a config.json file (--config) or a model 
 --context accepts plain integers (131072, 131,072) and the way context lengths are written:
 128K is 131,072 tokens and 1M is 1,048,576 (K = 1,024, M = 1,048,576).
 --layout is the engine layout the numbers assume: ideal (the architectural minimum), vllm, sglang,
-llama.cpp, transformers (the current release), or a version such as transformers@4.
+trtllm (TensorRT-LLM), llama.cpp, transformers (the current release), or a version such as
+transformers@4.
 --weights names the weights' format where a figure needs the model dtype (a conv state kept "as the model
 computes"); without it the config's dtype / torch_dtype is used. --state-dtype left out means what the
 engine keeps: under transformers, the dtype its reference (torch) path stores.
