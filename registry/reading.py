@@ -59,9 +59,19 @@ def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
     return raw
 
 
-def load_json(raw: bytes, path: Path, what: str = "JSON") -> Any:
+FLOAT_TAG = "__float__"
+"""transformers 5's spelling of a number JSON cannot write: ``{"__float__": "Infinity"}``
+(``PreTrainedConfig._encode_special_floats``, which ``_decode_special_floats`` reads back as the float)."""
+
+
+def load_json(raw: bytes, path: Path, what: str = "JSON", *, non_finite: bool = False) -> Any:
     """``raw`` parsed as JSON with a record's bounds: nesting at most :data:`MAX_DEPTH`, no key named
-    twice in an object, integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only."""
+    twice in an object, integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only.
+
+    With ``non_finite``, a number that is not finite (``Infinity``, ``-Infinity``, ``NaN`` as Python's
+    ``json`` writes them, or a literal too large for a float) is read as transformers 5 writes it,
+    ``{"__float__": "Infinity"}``: an object a record (YAML, JSON Schema) can hold, which a config's
+    reader takes for the float (a published ``config.json`` may carry them where no layout looks)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -71,8 +81,8 @@ def load_json(raw: bytes, path: Path, what: str = "JSON") -> Any:
             text,
             object_pairs_hook=_no_duplicates,
             parse_int=_bounded_int,
-            parse_float=_finite_float,
-            parse_constant=_refuse_constant,
+            parse_float=_tagged_float if non_finite else _finite_float,
+            parse_constant=_tagged_constant if non_finite else _refuse_constant,
         )
     except RecursionError:
         raise UnsafeFile(f"{path}: nested deeper than {MAX_DEPTH} levels") from None
@@ -113,6 +123,17 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise _Refused(f"{text[:40]} is not a finite number; records hold finite numbers only")
     return value
+
+
+def _tagged_float(text: str) -> float | dict[str, str]:
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    return _tagged_constant("-Infinity" if value < 0 else "Infinity")
+
+
+def _tagged_constant(name: str) -> dict[str, str]:
+    return {FLOAT_TAG: name}
 
 
 def _refuse_constant(name: str) -> Any:

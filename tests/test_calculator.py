@@ -162,7 +162,7 @@ def test_the_page_names_the_layouts_it_leaves_out_and_why() -> None:
     record = load_record(REPO, "models/deepseek-v3.2", Model)
     text = calculator_section(record, model_layer_groups(record))
     assert (
-        "gives no figure for this model under them (the tables above say why): llama.cpp, transformers@4."
+        "gives no figure for this model under them (the tables above say why): trtllm, llama.cpp, transformers@4."
         in text
     )
     assert '<option value="vllm" selected>' in text and '<option value="llama.cpp"' not in text

@@ -29,6 +29,8 @@ def round_trip_yaml() -> YAML:
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = _WIDTH
     yaml.allow_unicode = True
+    # [0.0, {__float__: Infinity}], not [0.0, __float__: Infinity]: a mapping in a list reads as one
+    yaml.brace_single_entry_mapping_in_flow_sequence = True
     yaml.representer.add_representer(type(None), _represent_null)
     return yaml
 

@@ -1,13 +1,15 @@
 """``registry import-config``: a model record from a published ``config.json``.
 
 The config is copied verbatim under ``config`` (same keys in the same order, same value types; checked
-by loading the written record back), ``config_source`` says where it was read (repository, file,
-revision, and the URL when given), and the cache layout the engine derives from it through the adapters
-is written as a comment above ``config``: per layer group, how many layers, which mechanism, and its
-dimensions. A ``model_type`` no adapter knows is still imported, config kept, with the finding
-``registry check`` will report for it (F006, an error until the record states a ``layout``); a revision
-that is not a commit gets the check's R010 warning. ``--repository`` takes ``org/name`` or the
-repository's page (``https://huggingface.co/org/name``), written as ``org/name``; anything else is refused.
+by loading the written record back; a number JSON cannot write, such as Mamba-2's ``time_step_limit``
+``Infinity``, as transformers 5 writes it, ``{"__float__": "Infinity"}``, with a note saying so);
+``config_source`` says where it was read (repository, file, revision, and the URL when given), and the
+cache layout the engine derives from it through the adapters is written as a comment above ``config``:
+per layer group, how many layers, which mechanism, and its dimensions. A ``model_type`` no adapter knows
+is still imported, config kept, with the finding ``registry check`` will report for it (F006, an error
+until the record states a ``layout``); a revision that is not a commit gets the check's R010 warning.
+``--repository`` takes ``org/name`` or the repository's page (``https://huggingface.co/org/name``),
+written as ``org/name``; anything else is refused.
 
 ``max_context_tokens`` is the longest context the config states, read by
 :func:`registry.engine.adapters.max_context_from_config` (``model_max_length``, else the smallest position
@@ -43,6 +45,7 @@ from registry.ids import record_id as resolve_id
 from registry.ids import record_path
 from registry.kinds.fields import REPOSITORY_PATTERN
 from registry.kinds.model import revision_problem
+from registry.reading import FLOAT_TAG
 from registry.results import config_problem
 
 _REPOSITORY = re.compile(REPOSITORY_PATTERN)
@@ -85,8 +88,9 @@ class Imported:
 
 def read_config_json(path: Path) -> dict[str, Any]:
     """A config.json as a dict in its published key order, read with a record's bounds (duplicate keys,
-    NaN and Infinity, deep nesting, huge integers, anything but a regular file refused) and its geometry
-    checked: :func:`registry.config_file.read_config`."""
+    deep nesting, huge integers, anything but a regular file refused) and its geometry checked:
+    :func:`registry.config_file.read_config`. A number that is not finite (``Infinity``, ``NaN``) is kept
+    as transformers 5 writes it, ``{"__float__": "Infinity"}``, which YAML and JSON Schema can hold."""
     return read_config(path)
 
 
@@ -123,9 +127,29 @@ def _layout_comment(config: dict[str, Any], result: Imported) -> tuple[str, ...]
         )
     groups, notes = describe_layer_groups(config)
     result.groups = groups
+    notes += [
+        f"{name} is {text}, kept as {{{FLOAT_TAG}: {text}}} (transformers 5's spelling); no layout reads it"
+        for name, text in non_finite_values(config)
+    ]
     model_type = config.get("model_type")
     head = f"The cache layout the engine derives from this config (model_type {model_type}):"
     return (head, *(f"  {line}" for line in groups), *(f"  note: {note}" for note in notes))
+
+
+def non_finite_values(value: Any, name: str = "") -> list[tuple[str, str]]:
+    """Each number of ``value`` that is not finite, as :func:`read_config_json` keeps it
+    (``{"__float__": "Infinity"}``), with the field's name (``time_step_limit[1]``) and its spelling."""
+    if isinstance(value, dict):
+        if set(value) == {FLOAT_TAG} and isinstance(value[FLOAT_TAG], str):
+            return [(name, value[FLOAT_TAG])]
+        return [
+            found
+            for key, inner in value.items()
+            for found in non_finite_values(inner, f"{name}.{key}" if name else str(key))
+        ]
+    if isinstance(value, list):
+        return [found for i, item in enumerate(value) for found in non_finite_values(item, f"{name}[{i}]")]
+    return []
 
 
 # ---------------------------------------------------------------- where the config is published

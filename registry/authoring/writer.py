@@ -28,6 +28,7 @@ from registry.checker.load import load_text
 from registry.checker.yaml_rules import resolve_plain
 from registry.errors import RegistryError
 from registry.kinds.records import MODEL_CLASSES
+from registry.reading import FLOAT_TAG
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,10 @@ class _Builder:
 
     def block(self, value: Any, flow_lists: bool) -> Any:
         """A value after a key: a mapping or a list as a block unless it is empty (or, with ``flow_lists``,
-        a list with an item that is not a mapping), which is written in flow style."""
+        a list with an item that is not a mapping, or a number JSON cannot spell,
+        ``{"__float__": "Infinity"}``), which is written in flow style."""
+        if flow_lists and isinstance(value, dict) and set(value) == {FLOAT_TAG}:
+            return self.flow(value)
         if isinstance(value, dict) and value:
             node = CommentedMap()
             for key, inner in value.items():

@@ -58,7 +58,11 @@ def model_findings(entry: Entry, geometry: ModelGeometry | None) -> list[Diagnos
     problem = None if geometry is None else geometry.problem
     if problem is None:
         return []
-    return [_at(entry, *problem_finding(problem))]
+    rule, pointer, message = problem_finding(problem)
+    nested = pointer.replace("/config/", "/config/text_config/", 1)
+    if pointer not in entry.document.positions and nested in entry.document.positions:
+        pointer = nested  # a decoder's field read from a multimodal wrapper's text_config
+    return [_at(entry, rule, pointer, message)]
 
 
 def problem_finding(problem: LayoutProblem) -> tuple[Rule, str, str]:

@@ -16,7 +16,8 @@ factor by factor. The model comes from a config.json file (--config) or a model 
 --context accepts plain integers (131072, 131,072) and the way context lengths are written:
 128K is 131,072 tokens and 1M is 1,048,576 (K = 1,024, M = 1,048,576).
 --layout is the engine layout the numbers assume: ideal (the architectural minimum), vllm, sglang,
-llama.cpp, transformers (the current release), or a version such as transformers@4.
+trtllm (TensorRT-LLM), llama.cpp, transformers (the current release), or a version such as
+transformers@4.
 --weights names the weights' format where a figure needs the model dtype (a conv state kept "as the model
 computes"); without it the config's dtype / torch_dtype is used. --state-dtype left out means what the
 engine keeps: under transformers, the dtype its reference (torch) path stores.
@@ -77,6 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from registry.config_file import located_error  # lazy
+    from registry.engine.adapters import ConfigFieldError  # lazy
     from registry.engine.units import QuantityError, parse_context  # lazy
     from registry.errors import RegistryError  # lazy
     from registry.report.calc import as_json, as_text, calc_config, calc_model, read_config  # lazy
@@ -100,8 +103,12 @@ def run(args: argparse.Namespace) -> int:
             result = calc_config(read_config(Path(args.config)), **options)
         else:
             result = calc_model(registry_root(args), args.model, **options)
-    except (ValueError, KeyError) as error:
-        raise RegistryError(str(error).strip("'\"")) from None
+    except ConfigFieldError as error:  # a field of the file: at its line and column
+        raise RegistryError(located_error(Path(args.config), error) if args.config else str(error)) from None
+    except KeyError as error:  # its message is the key's repr
+        raise RegistryError(str(error.args[0] if error.args else error)) from None
+    except ValueError as error:
+        raise RegistryError(str(error)) from None
     if args.format == "json":
         sys.stdout.write(json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n")
     else:

@@ -86,8 +86,10 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         report = fit_model(registry_root(args), question)
-    except (ValueError, KeyError) as error:
-        raise RegistryError(str(error).strip("'\"")) from None
+    except KeyError as error:  # its message is the key's repr
+        raise RegistryError(str(error.args[0] if error.args else error)) from None
+    except ValueError as error:
+        raise RegistryError(str(error)) from None
     if args.format == "json":
         sys.stdout.write(json.dumps(as_json(report), indent=2, ensure_ascii=False) + "\n")
     else:

@@ -116,7 +116,7 @@ LAYER_GROUPS = Table(
         _c(
             "layout",
             "VARCHAR",
-            "The engine layout: ideal (the architectural minimum), vllm, sglang, llama.cpp, transformers,"
+            "The engine layout: ideal (the architectural minimum), vllm, sglang, trtllm, llama.cpp, transformers,"
             " transformers@4.",
         ),
         _c(

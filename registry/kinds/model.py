@@ -213,7 +213,9 @@ class Model(Envelope):
     )
     config_source: ConfigSource | None = None
     config: dict[str, Any] | None = Field(
-        default=None, description="The published config.json fields, verbatim."
+        default=None,
+        description="The published config.json fields, verbatim; a number JSON cannot write (Infinity, "
+        'NaN) as transformers 5 writes it, {"__float__": "Infinity"}.',
     )
     layout: list[LayerGroupSpec] | None = Field(default=None, min_length=1, max_length=1000)
 

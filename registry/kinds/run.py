@@ -132,7 +132,7 @@ class RunShape(Envelope):
     engine: RecordId | None = Field(default=None, description="The engine record, e.g. engines/vllm.")
     engine_version: ShortText | None = None
     layout: Annotated[str, Field(pattern=LAYOUT_PATTERN)] = Field(
-        description="The engine layout the numbers assume: ideal, vllm, sglang, llama.cpp, transformers[@VERSION]."
+        description="The engine layout the numbers assume: ideal, vllm, sglang, trtllm, llama.cpp, transformers[@VERSION]."
     )
     hardware: RecordId | None = Field(
         default=None, description="The hardware record, e.g. hardware/h100-sxm."

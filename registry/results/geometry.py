@@ -33,6 +33,7 @@ class LayoutProblem:
 
     kind: ProblemKind
     field: str | None
+    """Where in ``config`` the field is, as a JSON pointer's tail (``time_step_limit/1``)."""
     message: str
     exception: str
     """The name of the error's class: the problem's words when the engine gave none."""
@@ -98,12 +99,17 @@ def layout_problem(error: ValueError) -> LayoutProblem:
     if isinstance(error, UnsupportedModelType):
         return LayoutProblem("unsupported-model-type", "model_type", str(error), name)
     if isinstance(error, ConfigValueError):  # a stated but impossible value is an error, not an unknown
-        return LayoutProblem("invalid-value", error.field, str(error), name)
+        return LayoutProblem("invalid-value", _pointer(error), str(error), name)
     if isinstance(error, ConfigFieldError):
-        return LayoutProblem("missing-field", error.field, str(error), name)
+        return LayoutProblem("missing-field", _pointer(error), str(error), name)
     if isinstance(error, LayerGroupsError):
         return LayoutProblem("layout", None, str(error), name)
     raise error
+
+
+def _pointer(error: ConfigFieldError) -> str:
+    """The field's place in the config as a JSON pointer's tail (``time_step_limit/1``)."""
+    return "/".join(str(part).replace("~", "~0").replace("/", "~1") for part in error.path)
 
 
 def _geometry(layout: LayerGroups, config: dict[str, Any] | None) -> ModelGeometry:

@@ -11,6 +11,7 @@ from one another, so that a swapped or missing factor changes the byte count.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,6 +23,15 @@ LONG = 19
 """A sequence beyond every window, chunk and conv kernel: bounded layers have stopped growing."""
 BATCH = 2
 """Sequences per forward pass, so that per-sequence state is seen to scale with the batch."""
+BELOW = (1, 2, 3, 4)
+"""Prefill lengths under :data:`SHORT`: with the decode steps from :data:`SHORT` to :data:`LONG`, every
+edge up to :data:`LONG` (a conv window of 2 or 3 inputs, a compression ratio of 4, a window of 8) is
+measured on both sides of it. A case's own ``lengths`` reach the edges beyond."""
+
+TIME_STEP_LIMIT = [0.0, math.inf]
+"""``time_step_limit`` as the Mamba-2 family's published configs carry it (transformers' default
+``(0.0, float("inf"))``, which ``json.dumps`` writes ``[0.0, Infinity]``): the engine reads each case
+from its JSON text, so such a field must be kept where no layout reads it."""
 
 StateDtype = Literal["fp32", "model"]
 Held = Literal["cache", "returned state", "returned mems", "buckets and states", "modules", "handed in"]
@@ -86,6 +96,8 @@ class Case:
     no_bf16: str = ""
     cast: str = ""
     decode_divergence: str = ""
+    lengths: tuple[int, ...] = ()
+    no_single_token: str = ""
 
     @property
     def model_type(self) -> str:
@@ -384,6 +396,7 @@ def _mamba2_hybrids() -> list[Case]:
                 mamba_d_conv=3,
                 mamba_expand=2,
                 mamba_chunk_size=8,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=source + " (modeling_bamba.py)",
@@ -406,6 +419,7 @@ def _mamba2_hybrids() -> list[Case]:
                 moe_intermediate_size=16,
                 moe_shared_expert_intermediate_size=16,
                 use_mamba_kernels=False,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=source + " (modeling_nemotron_h.py)",

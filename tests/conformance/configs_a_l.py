@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.configs import _BASE, WINDOW, Case, _config
+from tests.conformance.configs import _BASE, TIME_STEP_LIMIT, WINDOW, Case, _config
 
 _FP32_REFERENCE = (
     "CPU runs take transformers' reference PyTorch path, which computes the state in float32: {}"
@@ -152,6 +152,7 @@ def _falcon_h1() -> list[Case]:
                 mamba_d_state=5,
                 mamba_d_conv=3,
                 mamba_chunk_size=WINDOW,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=_FP32_REFERENCE.format(
@@ -347,7 +348,27 @@ def _local_global() -> list[Case]:
                 "hidden_size": 32,
                 "num_heads": 4,
                 "num_layers": 4,
-                "attention_types": [[["global", "local"], 2]],
+                # As a scaled-down published config: the parent's attention_types (24 layers) beside the
+                # attention_layers transformers reads, one per layer.
+                "attention_types": [[["global", "local"], 12]],
+                "attention_layers": ["global", "local", "global", "local"],
+                "window_size": WINDOW,
+                "max_position_embeddings": 128,
+                "bos_token_id": 1,
+                "eos_token_id": 2,
+                "tie_word_embeddings": False,
+            },
+        ),
+        Case(
+            "gpt_neo-attention-types",
+            {
+                "model_type": "gpt_neo",
+                "vocab_size": 64,
+                "hidden_size": 32,
+                "num_heads": 4,
+                "num_layers": 4,
+                # No attention_layers: transformers expands attention_types, here local layers first.
+                "attention_types": [[["local", "global"], 2]],
                 "window_size": WINDOW,
                 "max_position_embeddings": 128,
                 "bos_token_id": 1,
@@ -480,6 +501,7 @@ def _recurrent() -> list[Case]:
                 mamba_chunk_size=WINDOW,
                 num_local_experts=4,
                 num_experts_per_tok=2,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=mamba2 + " (modeling_granitemoehybrid.py)",
@@ -634,7 +656,33 @@ def _deepseek_v4() -> list[Case]:
         o_lora_rank=8,
         hc_mult=2,
     )
-    return [Case("deepseek_v4", config)]
+    # The shape the rates take in the released models (128 and 4), with the class's default layer pattern
+    # (two HCA layers, then CSA and HCA alternating: three HCA and one CSA of four), a window of 16 and
+    # sizes apart; measured on both sides of 4, 16, 128 and 256, where each of its parts starts or stops.
+    released_rates = _config(
+        "deepseek_v4",
+        num_hidden_layers=4,
+        num_key_value_heads=1,
+        head_dim=16,
+        qk_rope_head_dim=4,
+        q_lora_rank=16,
+        compress_rates={"compressed_sparse_attention": 4, "heavily_compressed_attention": 128},
+        sliding_window=2 * WINDOW,
+        index_n_heads=2,
+        index_head_dim=20,
+        index_topk=4,
+        moe_intermediate_size=16,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_shared_experts=1,
+        num_hash_layers=1,
+        o_groups=2,
+        o_lora_rank=8,
+        hc_mult=2,
+        max_position_embeddings=512,
+    )
+    lengths = (127, 128, 129, 255, 256, 257)
+    return [Case("deepseek_v4", config), Case("deepseek_v4-released-rates", released_rates, lengths=lengths)]
 
 
 _INKLING2: dict[str, Any] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.configs import _BASE, WINDOW, Case, _config
+from tests.conformance.configs import _BASE, TIME_STEP_LIMIT, WINDOW, Case, _config
 
 
 def _text(model_type: str, **fields: Any) -> dict[str, Any]:
@@ -137,6 +137,18 @@ def _interleaved() -> list[Case]:
             _config(
                 "modernbert-decoder",
                 num_hidden_layers=4,
+                # Both fields, apart as in published configs: transformers reads sliding_window.
+                local_attention=8 * WINDOW,
+                sliding_window=WINDOW,
+                global_attn_every_n_layers=2,
+            ),
+        ),
+        Case(
+            "modernbert-decoder-local-attention",
+            _config(
+                "modernbert-decoder",
+                num_hidden_layers=4,
+                # No sliding_window: transformers takes half of local_attention.
                 local_attention=2 * WINDOW,
                 global_attn_every_n_layers=2,
             ),
@@ -208,6 +220,7 @@ def _ssm() -> list[Case]:
                 conv_kernel=3,
                 expand=2,
                 chunk_size=8,
+                time_step_limit=TIME_STEP_LIMIT,
             ),
             state="fp32",
             state_source=_FP32_REFERENCE.format(

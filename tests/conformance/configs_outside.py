@@ -94,6 +94,11 @@ def cases_outside() -> list[Case]:
                 "RecurrentGemmaRglru scans in acc_dtype float32 (modeling_recurrent_gemma.py)"
             ),
             held="modules",
+            no_single_token=(
+                "RecurrentGemmaRecurrentBlock.forward takes a one-token forward pass for a decoding step "
+                "(position_ids.shape[1] == 1) and concatenates its input (lru_width wide) onto the "
+                "hidden_size-wide zero state it has just made, which torch.cat refuses"
+            ),
         ),
         Case(
             "xlstm",

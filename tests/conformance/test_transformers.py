@@ -12,7 +12,9 @@ and after each single-token decode step from the first length to the second (bf1
 from __future__ import annotations
 
 import functools
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,8 +36,19 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_N
 from registry.engine import CacheResult, LayerGroups, compute
 from registry.engine.adapters import SUPPORTED_MODEL_TYPES, layer_groups_from_config
 from registry.engine.engines.transformers import REFERENCE_CONV_FP32, REFERENCE_STATE_FP32
-from registry.engine.layers import Compressed, NoCache, Recurrent
-from tests.conformance.configs import BATCH, LONG, SHORT, WINDOW, Case, all_cases
+from registry.engine.layers import (
+    MLA,
+    Attention,
+    Chunked,
+    Compressed,
+    Mechanism,
+    NoCache,
+    Parallel,
+    Recurrent,
+    SlidingWindow,
+)
+from registry.reading import load_json
+from tests.conformance.configs import BATCH, BELOW, LONG, SHORT, WINDOW, Case, all_cases
 from tests.conformance.configs_a_l import cases_a_l
 from tests.conformance.configs_m_z import cases_m_z
 from tests.conformance.configs_outside import cases_outside
@@ -135,6 +148,13 @@ def _forward(case: Case, model: torch.nn.Module, ids: torch.Tensor, held: Any = 
         if case.held == "handed in" and held is None:
             held = EncoderDecoderCache(DynamicCache(), DynamicCache())
         return model(input_ids=ids, cache=held, use_cache=True).cache
+
+
+def _layout(case: Case) -> LayerGroups:
+    """The engine's layout of the case's config as ``calc --config`` reads it: from its JSON text, as
+    ``json.dumps`` writes it (a ``time_step_limit`` of ``[0.0, Infinity]`` included)."""
+    text = json.dumps(case.config).encode()
+    return layer_groups_from_config(load_json(text, Path(f"{case.name}.json"), non_finite=True))
 
 
 def _cached_layers(layout: LayerGroups) -> list[int]:
@@ -253,7 +273,7 @@ def test_configs_written_by_transformers_5_read_as_the_hubs(name: str) -> None:
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("case", _params(CASES))
 def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -> None:
-    layout = layer_groups_from_config(case.config)
+    layout = _layout(case)
     model = _model(case, dtype)
     if case.no_bf16 and dtype == "bf16":
         with pytest.raises(RuntimeError, match="expected scalar type"):
@@ -263,13 +283,72 @@ def test_prefill_cache_matches_the_engine(case: Case, dtype: str, tokens: int) -
     assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
 
 
+def _edge_params() -> list[Any]:
+    """One param per case and prefill length under :data:`SHORT` or of its own ``lengths``; a case whose
+    one-token prompt transformers cannot prefill starts at two."""
+    params = []
+    for param in _params(CASES):
+        case = param.values[0]
+        for tokens in (*BELOW, *case.lengths):
+            if tokens == 1 and case.no_single_token:
+                continue
+            params.append(pytest.param(case, tokens, id=f"{case.name}-t{tokens}", marks=param.marks))
+    return params
+
+
+@pytest.mark.parametrize(("case", "tokens"), _edge_params())
+def test_prefill_at_every_edge_matches_the_engine(case: Case, tokens: int) -> None:
+    """A prefill of each length under the decode steps' first and of the case's own lengths, in the
+    dtype the decode steps run in."""
+    dtype = "fp32" if case.no_bf16 else "bf16"
+    layout = _layout(case)
+    model = _model(case, dtype)
+    measured = _measure(case, model, _forward(case, model, _tokens(tokens, seed=tokens)), layout)
+    assert_conforms(measured, _engine(case, layout, tokens, dtype), f"{case.name} {dtype} t={tokens}")
+
+
+def edges(mechanism: Mechanism) -> set[int]:
+    """The lengths at which a layer's cache starts or stops doing something: its window (and the one
+    before it, the last a transformers window keeps), its chunk, its compression ratio and twice it
+    (the first window closing, then the next, with its overlap), where its hash buckets start, and the
+    inputs its conv or token window keeps."""
+    if isinstance(mechanism, Parallel):
+        return set().union(*(edges(part) for part in mechanism.parts))
+    found: set[int] = set()
+    if isinstance(mechanism, SlidingWindow | MLA | Compressed) and mechanism.window:
+        found |= {mechanism.window - 1, mechanism.window}
+    if isinstance(mechanism, Chunked) and mechanism.chunk:
+        found.add(mechanism.chunk)
+    if isinstance(mechanism, Compressed) and mechanism.ratio:
+        found |= {mechanism.ratio, 2 * mechanism.ratio}
+    if isinstance(mechanism, Attention) and mechanism.buckets_from:
+        found.add(mechanism.buckets_from)
+    if isinstance(mechanism, Recurrent):
+        found |= {t.shape[0] for t in mechanism.tensors if t.role in ("conv", "tokens") and t.shape[0]}
+    return found
+
+
+def test_every_edge_is_measured_on_both_sides() -> None:
+    """For every case, each edge of its layout (:func:`edges`) is measured one token before, at and one
+    token after: by a prefill (:data:`BELOW`, its own ``lengths``, :data:`SHORT` and :data:`LONG`) or
+    a decode step (every length from :data:`SHORT` to :data:`LONG`); from two tokens on where
+    transformers cannot prefill one."""
+    for case in CASES:
+        shortest = 2 if case.no_single_token else 1
+        measured = {*BELOW, *case.lengths, *range(SHORT, LONG + 1)}
+        layout = _layout(case)
+        found = set().union(*(edges(group.mechanism) for group in layout.groups))
+        missing = sorted(e for e in found for t in (e - 1, e, e + 1) if t >= shortest and t not in measured)
+        assert not missing, f"{case.name}: edges {sorted(found)} are not measured around {missing}"
+
+
 @pytest.mark.parametrize("case", _params(CASES, decoding=True))
 def test_decode_steps_match_the_engine(case: Case) -> None:
     """After each generated token, across the window boundary: the cache ``generate`` would hold, and
     beyond every window, growing by the engine's bytes per token over each period of the layout's
     compression (every token where nothing is compressed). In fp32 where transformers cannot run bf16."""
     dtype = "fp32" if case.no_bf16 else "bf16"
-    layout = layer_groups_from_config(case.config)
+    layout = _layout(case)
     model = _model(case, dtype)
     ids = _tokens(SHORT, seed=1)
     state = _forward(case, model, ids)

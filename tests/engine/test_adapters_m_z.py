@@ -100,6 +100,63 @@ def test_modernbert_decoder_window_is_half_of_local_attention() -> None:
     assert layers == [full, window, window, full]
 
 
+def test_modernbert_decoder_reads_sliding_window_where_the_config_states_it() -> None:
+    """transformers sets sliding_window to half of local_attention, then lets the config's own win."""
+    config = _config("modernbert-decoder", local_attention=128, sliding_window=100)
+    layers = _mechanisms(layer_groups_from_config(config))
+    assert layers[1] == SlidingWindow(4, 16, 16, 100)
+
+
+def test_modernbert_decoder_refuses_a_null_window_where_layers_slide() -> None:
+    config = _config("modernbert-decoder", local_attention=128, sliding_window=None)
+    with pytest.raises(ConfigValueError, match="'sliding_window' is null but layers slide"):
+        layer_groups_from_config(config)
+
+
+def _neo(**fields: Any) -> dict[str, Any]:
+    return {
+        "model_type": "gpt_neo",
+        "num_layers": 2,
+        "hidden_size": 64,
+        "num_heads": 4,
+        "window_size": 8,
+        **fields,
+    }
+
+
+def test_gpt_neo_takes_attention_layers_as_written() -> None:
+    """A scaled-down config keeps its parent's attention_types (24 layers): transformers reads the
+    attention_layers, so does the adapter, and says it passed over the other."""
+    config = _neo(attention_layers=["global", "local"], attention_types=[[["global", "local"], 12]])
+    layout = layer_groups_from_config(config)
+    assert _mechanisms(layout) == [Attention(4, 16, 16), SlidingWindow(4, 16, 16, 8, cached_whole=True)]
+    assert any("expands to 24 layers" in note for note in layout.notes)
+
+
+def test_gpt_neo_expands_attention_types_without_attention_layers() -> None:
+    layout = layer_groups_from_config(_neo(attention_types=[[["local", "global"], 1]]))
+    assert _mechanisms(layout) == [SlidingWindow(4, 16, 16, 8, cached_whole=True), Attention(4, 16, 16)]
+    with pytest.raises(ConfigFieldError, match="'attention_types' expands to 24 layers, not 2"):
+        layer_groups_from_config(_neo())
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"attention_layers": ["local", "global"], "attention_types": [[["global", "local"], 12]]},
+            r"'attention_layers\[0\]' is 'local' but attention_types expands to 'global' for that layer",
+        ),
+        ({"attention_layers": ["global"]}, "'attention_layers' lists 1 layers but num_layers is 2"),
+        ({"attention_layers": ["global", "sparse"]}, r"'attention_layers\[1\]' is 'sparse'"),
+    ],
+)
+def test_gpt_neo_refuses_attention_layers_that_contradict(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigValueError, match=message) as raised:
+        layer_groups_from_config(_neo(**fields))
+    assert raised.value.path[0] == "attention_layers"
+
+
 @pytest.mark.parametrize("model_type", ["persimmon", "opt", "stablelm"])
 def test_classes_that_derive_the_head_size_ignore_an_explicit_head_dim(model_type: str) -> None:
     layout = layer_groups_from_config(_config(model_type, head_dim=128, num_key_value_heads=4))

@@ -12,7 +12,7 @@ from registry.engine import compute
 from registry.engine.adapters import ConfigFieldError, layer_groups_from_config
 from registry.engine.layers import Attention, NoCache, SlidingWindow
 
-SERVING = ("vllm", "sglang", "llama.cpp")
+SERVING = ("vllm", "sglang", "trtllm", "llama.cpp")
 
 
 def _blt(**fields: Any) -> dict[str, Any]:

@@ -168,8 +168,8 @@ def test_an_engine_layout_that_cannot_hold_the_dtype_is_unsupported() -> None:
 
 
 def test_an_unknown_engine_layout_is_unsupported() -> None:
-    verdict = check("bytes_per_token", "70,272 B", run=Run(context_tokens=1, engine_layout="trtllm"))
-    assert "trtllm" in verdict.unsupported
+    verdict = check("bytes_per_token", "70,272 B", run=Run(context_tokens=1, engine_layout="lmdeploy"))
+    assert "lmdeploy" in verdict.unsupported
 
 
 def test_an_unknown_dimension_makes_the_claim_not_computable() -> None:

@@ -43,8 +43,8 @@ def test_every_engine_key_resolves(key: str) -> None:
 
 
 def test_unknown_engine_lists_the_known_ones() -> None:
-    with pytest.raises(UnknownEngineError, match=r"known: ideal, vllm, sglang, llama\.cpp"):
-        get_engine("trtllm")
+    with pytest.raises(UnknownEngineError, match=r"known: ideal, vllm, sglang, trtllm, llama\.cpp"):
+        get_engine("lmdeploy")
     with pytest.raises(UnknownEngineError, match=r"4\.57 to 5\.x"):
         get_engine("transformers@3.0")
 

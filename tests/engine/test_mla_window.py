@@ -28,7 +28,7 @@ def test_an_mla_window_keeps_at_most_its_window_under_the_architectural_minimum(
 def test_transformers_keeps_window_minus_one_and_other_engines_refuse_an_mla_window() -> None:
     result = compute(_window_layout(), context_tokens=100, kv_dtype="bf16", engine_layout="transformers")
     assert result.total_bytes == 7 * 2 * (12 + 4) * 2
-    for engine in ("vllm", "sglang", "llama.cpp"):
+    for engine in ("vllm", "sglang", "trtllm", "llama.cpp"):
         refused = compute(_window_layout(), context_tokens=100, kv_dtype="bf16", engine_layout=engine)
         assert refused.total_bytes is None and refused.unsupported, engine
 

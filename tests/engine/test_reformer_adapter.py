@@ -14,7 +14,7 @@ from registry.engine.adapters import ConfigFieldError, layer_groups_from_config
 from registry.engine.adapters.coverage import HIDDEN_BUCKETS, HIDDEN_WINDOW, mechanism_labels
 from registry.engine.layers import Attention, SlidingWindow
 
-SERVING = ("vllm", "sglang", "llama.cpp")
+SERVING = ("vllm", "sglang", "trtllm", "llama.cpp")
 LOCAL = SlidingWindow(12, 64, 64, window=128, cached_whole=True, hidden_state=256)
 LSH = Attention(12, 64, 64, hidden_state=256, buckets=12, buckets_from=64)
 

@@ -14,7 +14,7 @@ from registry.engine.adapters import ConfigFieldError, layer_groups_from_config
 from registry.engine.adapters.coverage import HIDDEN, HIDDEN_WINDOW, mechanism_labels
 from registry.engine.layers import Attention, SlidingWindow
 
-SERVING = ("vllm", "sglang", "llama.cpp")
+SERVING = ("vllm", "sglang", "trtllm", "llama.cpp")
 BASE = {"model_type": "xlnet", "d_model": 768, "n_layer": 12, "n_head": 12, "d_head": 64}
 """xlnet-base-cased's geometry."""
 

@@ -4,12 +4,62 @@ Multimodal wrappers (Gemma 3, Llama 4, Gemma 3n) nest the decoder's fields under
 view merges them over the top level, the text config winning, because the cache belongs to the decoder.
 Every getter names the field it could not read, so a missing or malformed field becomes a diagnostic
 that says which field, never a ``KeyError``.
+
+A number JSON cannot spell (infinity, NaN) reaches the adapters as :class:`NonFinite`, from the spelling
+transformers 5 writes and reads back as the float, ``{"__float__": "Infinity"}`` (``PreTrainedConfig.
+_encode_special_floats``, ``configuration_utils.py``): Mamba-2 configs carry ``"time_step_limit": [0.0,
+Infinity]``, a field no layout reads. A getter asked for such a field refuses it with its name.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+FLOAT_TAG = "__float__"
+"""The key of transformers 5's spelling of a non-finite number: ``{"__float__": "Infinity"}``."""
+NON_FINITE = ("Infinity", "-Infinity", "NaN")
+"""The values that spelling takes (``_FLOAT_TAG_VALUES``), as Python's ``json`` writes the numbers."""
+
+
+@dataclass(frozen=True)
+class NonFinite:
+    """A number a config states that is not finite (``Infinity``, ``-Infinity``, ``NaN``): kept, but never
+    read as a number. ``text`` is the spelling, one of :data:`NON_FINITE`."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def decode_non_finite(value: Any) -> Any:
+    """``value`` with every ``{"__float__": "Infinity" | "-Infinity" | "NaN"}`` inside it (at any depth of
+    objects and lists) made a :class:`NonFinite`, as transformers' ``_decode_special_floats`` makes it the
+    float; a ``__float__`` object with another value is left an object, as transformers leaves it."""
+    if isinstance(value, Mapping):
+        if set(value) == {FLOAT_TAG} and value[FLOAT_TAG] in NON_FINITE:
+            return NonFinite(value[FLOAT_TAG])
+        return {key: decode_non_finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [decode_non_finite(item) for item in value]
+    return value
+
+
+def first_non_finite(name: str, value: Any) -> tuple[str, NonFinite] | None:
+    """The first :class:`NonFinite` in ``value`` (itself, or inside its lists), named as the field it is
+    (``time_step_limit[1]``); None when there is none. Objects are not searched: their fields are read,
+    and refused, one by one."""
+    if isinstance(value, NonFinite):
+        return name, value
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = first_non_finite(f"{name}[{index}]", item)
+            if found is not None:
+                return found
+    return None
 
 
 class UnsupportedModelType(ValueError):
@@ -51,14 +101,43 @@ class ConfigFieldError(ValueError):
         self.field = field
         self.problem = problem
 
+    @property
+    def path(self) -> tuple[str | int, ...]:
+        """Where the field is in the config: the objects a nested view was opened on (named after the
+        model type, ``deepseek_v4 compress_rates``), then the field and its list indices
+        (``time_step_limit[1]`` is ``("time_step_limit", 1)``)."""
+        name, bracket, rest = self.field.partition("[")
+        indices = [int(found) for found in re.findall(r"\[(\d+)\]", bracket + rest)]
+        return (*self.model_type.split(" ")[1:], name, *indices)
+
 
 class ConfigValueError(ConfigFieldError):
     """A field the config states with a value no model can have (not a whole number, below its minimum,
     an impossible count): the config is broken, where a missing field only leaves a size unknown."""
 
 
+def non_finite_error(model_type: str, name: str, value: NonFinite) -> ConfigValueError:
+    """The refusal of a non-finite number in a field the layout reads."""
+    return ConfigValueError(
+        model_type,
+        name,
+        f"is {value.text} in the config, not a finite number, and the layout reads it; a cache size "
+        "cannot be computed from it",
+    )
+
+
+def refuse_non_finite(model_type: str, name: str, value: Any) -> Any:
+    """``value``, unless it is (or its lists hold) a :class:`NonFinite`, which is refused naming the field."""
+    found = first_non_finite(name, value)
+    if found is not None:
+        raise non_finite_error(model_type, *found)
+    return value
+
+
 def _whole(model_type: str, name: str, value: Any, minimum: int) -> int:
     """``value`` as an int; JSON writers sometimes emit ``128.0``, which is still a whole number."""
+    if isinstance(value, NonFinite):
+        raise non_finite_error(model_type, name, value)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigValueError(model_type, name, f"must be a whole number, not {value!r}")
     if isinstance(value, float) and not value.is_integer():
@@ -86,7 +165,9 @@ class ConfigView:
         return name in self.fields
 
     def value(self, name: str) -> Any:
-        return self.fields.get(name)
+        """The field as written; a non-finite number in it (or in its lists) is refused, naming it, since
+        the adapter asking reads it."""
+        return refuse_non_finite(self.model_type, name, self.fields.get(name))
 
     def first_present(self, names: Sequence[str]) -> str | None:
         """The first of ``names`` (a field and its aliases) that holds a non-null value."""
@@ -115,7 +196,7 @@ class ConfigView:
 
     def int_list(self, name: str, *, minimum: int = 0) -> list[int] | None:
         """A list of whole numbers, or None when the field is absent or null."""
-        raw = self.fields.get(name)
+        raw = refuse_non_finite(self.model_type, name, self.fields.get(name))
         if raw is None:
             return None
         if isinstance(raw, str | bytes) or not isinstance(raw, Sequence):
@@ -124,7 +205,7 @@ class ConfigView:
 
     def str_list(self, name: str) -> list[str] | None:
         """A list of strings, or None when the field is absent or null."""
-        raw = self.fields.get(name)
+        raw = refuse_non_finite(self.model_type, name, self.fields.get(name))
         if raw is None:
             return None
         if isinstance(raw, str | bytes) or not isinstance(raw, Sequence):
@@ -136,7 +217,7 @@ class ConfigView:
 
     def mapping(self, name: str) -> Mapping[str, Any]:
         """A nested object the layout needs (``linear_attn_config``)."""
-        raw = self.fields.get(name)
+        raw = refuse_non_finite(self.model_type, name, self.fields.get(name))
         if not isinstance(raw, Mapping):
             raise ConfigFieldError(self.model_type, name, "is required as an object but missing or not one")
         return raw
@@ -182,4 +263,4 @@ def read_config(config: Mapping[str, Any]) -> ConfigView:
     model_type = config.get("model_type")
     if not isinstance(model_type, str) or not model_type:
         raise UnsupportedModelType(None)
-    return ConfigView(model_type, merged_fields(config))
+    return ConfigView(model_type, decode_non_finite(merged_fields(config)))

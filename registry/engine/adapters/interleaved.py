@@ -23,7 +23,10 @@ the config has none. An explicit ``layer_types`` always decides. The rules, laye
   config's own ``hybrid_layer_pattern`` and ``swa_*`` sizes are not read by transformers 5.24.0; where
   the pattern disagrees with the layers transformers builds, the layout says so in a note.
 - ``modernbert-decoder``: a window on every layer ``i`` with ``i % global_attn_every_n_layers != 0``
-  (default 3) of ``local_attention // 2`` tokens (``local_attention`` default 128); heads are
+  (default 3) of ``sliding_window`` tokens: ``ModernBertDecoderConfig.__post_init__`` sets it to
+  ``local_attention // 2`` (``local_attention`` default 128) and then lets a ``sliding_window`` the config
+  states win (the base ``__post_init__`` sets the remaining keys), so the field transformers reads is
+  ``sliding_window`` when the config has it, else half of ``local_attention``; heads are
   ``hidden_size // num_attention_heads`` and every head keeps its K and V (MHA).
 """
 
@@ -43,7 +46,7 @@ from registry.engine.adapters._common import (
     num_layers,
     sliding_attention,
 )
-from registry.engine.adapters._config import ConfigFieldError, ConfigView
+from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
 from registry.engine.adapters._defaults import class_defaults
 from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
 
@@ -167,7 +170,8 @@ def mimo_v2_flash(view: ConfigView) -> LayerGroups:
 
 
 def modernbert_decoder(view: ConfigView) -> LayerGroups:
-    """Windows of ``local_attention // 2`` tokens, a global layer every ``global_attn_every_n_layers``."""
+    """Windows of ``sliding_window`` (else ``local_attention // 2``) tokens, a global layer every
+    ``global_attn_every_n_layers``."""
     view = class_defaults(view, "ModernBertDecoderConfig", local_attention=128, global_attn_every_n_layers=3)
     count = num_layers(view)
     kinds = explicit_layer_types(view, FULL_OR_SLIDING_LAYER_TYPES, count)
@@ -180,10 +184,25 @@ def modernbert_decoder(view: ConfigView) -> LayerGroups:
     size = hidden // heads
     by_kind: dict[str, Mechanism] = {FULL: Attention(num_kv_heads=heads, head_dim=size, v_head_dim=size)}
     if SLIDING in kinds:
-        local = view.int_or_none("local_attention")
-        if local is None or local < 2:
-            raise ConfigFieldError(view.model_type, "local_attention", "must be at least 2 for window layers")
         by_kind[SLIDING] = SlidingWindow(
-            num_kv_heads=heads, head_dim=size, v_head_dim=size, window=local // 2
+            num_kv_heads=heads, head_dim=size, v_head_dim=size, window=_modernbert_window(view)
         )
     return build(view, [by_kind[kind] for kind in kinds])
+
+
+def _modernbert_window(view: ConfigView) -> int:
+    """``sliding_window`` as the config states it, else ``local_attention // 2`` (module docstring). A
+    stated ``null`` reaches the cache as no window at all, which ``DynamicSlidingWindowLayer`` cannot
+    build (``torch.tensor(None)``), so it is refused; so is a ``local_attention`` below 2 without one."""
+    if view.contains("sliding_window"):
+        if not view.has("sliding_window"):
+            raise ConfigValueError(
+                view.model_type,
+                "sliding_window",
+                "is null but layers slide; transformers cannot build their cache without a window",
+            )
+        return view.require_int("sliding_window")
+    local = view.int_or_none("local_attention")
+    if local is None or local < 2:
+        raise ConfigFieldError(view.model_type, "local_attention", "must be at least 2 for window layers")
+    return local // 2

@@ -39,7 +39,7 @@ from registry.engine.adapters._common import (
     explicit_layer_types,
     num_layers,
 )
-from registry.engine.adapters._config import ConfigFieldError, ConfigView
+from registry.engine.adapters._config import ConfigFieldError, ConfigValueError, ConfigView
 from registry.engine.layers import Attention, LayerGroups, Mechanism, SlidingWindow
 
 Kinds = Callable[[ConfigView, int, str], list[str]]
@@ -177,17 +177,8 @@ def local_global(view: ConfigView) -> LayerGroups:
     return build(view, [by_kind[kind] for kind in kinds])
 
 
-def gpt_neo(view: ConfigView) -> LayerGroups:
-    """GPT-Neo: global and local layers from ``attention_types``, one K/V head per attention head.
-
-    ``GPTNeoConfig`` (transformers 5.24.0) expands ``attention_types`` (default
-    ``[[["global", "local"], 12]]``) by repeating each listed pattern its count of times; a local layer
-    attends to the last ``window_size`` tokens (default 256) through its causal mask, so it needs no
-    more than those, though transformers caches every token (``cached_whole``). The field names are
-    GPT-Neo's own: ``num_layers``, ``num_heads`` and ``hidden_size``; ``head_dim`` is
-    ``hidden_size // num_heads``.
-    """
-    source = "GPTNeoConfig"
+def _expanded_attention_types(view: ConfigView, source: str) -> list[str]:
+    """``attention_types`` expanded as ``GPTNeoConfig.expand_attention_types_params`` does."""
     raw = view.value("attention_types")
     if raw is None:
         view.notes.append(f"attention_types is not in the config; the {source} default applies")
@@ -195,22 +186,73 @@ def gpt_neo(view: ConfigView) -> LayerGroups:
     kinds: list[str] = []
     try:
         for types, repeat in raw:
-            if (
-                not isinstance(repeat, int)
-                or repeat > 2_000
-                or not all(t in ("global", "local") for t in types)
-            ):
+            if not isinstance(repeat, int) or repeat > 2_000 or not all(t in _NEO_KINDS for t in types):
                 raise ValueError
             kinds.extend(list(types) * repeat)
     except (TypeError, ValueError):
         raise ConfigFieldError(
             view.model_type, "attention_types", f"is not a list of [[kinds], count]: {raw!r}"
         ) from None
-    count = at_most_max_layers(view, "num_layers", view.int_or_default("num_layers", 24, source))
-    if len(kinds) != count:
-        raise ConfigFieldError(
-            view.model_type, "attention_types", f"expands to {len(kinds)} layers, not {count}"
+    return kinds
+
+
+def _attention_layers(view: ConfigView, written: list[str], expanded: list[str], count: int) -> list[str]:
+    """``attention_layers`` as written: one known kind per layer, agreeing with ``attention_types``'s
+    expansion (``expanded``, empty when the config has none) on every layer both describe."""
+    if len(written) != count:
+        raise ConfigValueError(
+            view.model_type, "attention_layers", f"lists {len(written)} layers but num_layers is {count}"
         )
+    for index, kind in enumerate(written):
+        if kind not in _NEO_KINDS:
+            raise ConfigValueError(
+                view.model_type, f"attention_layers[{index}]", f"is {kind!r}; expected 'global' or 'local'"
+            )
+        if index < len(expanded) and expanded[index] != kind:
+            raise ConfigValueError(
+                view.model_type,
+                f"attention_layers[{index}]",
+                f"is {kind!r} but attention_types expands to {expanded[index]!r} for that layer; which the "
+                "model has cannot be known",
+            )
+    if expanded and len(expanded) != count:
+        view.notes.append(
+            f"attention_types expands to {len(expanded)} layers; the {count} of attention_layers, which "
+            "transformers reads, are taken"
+        )
+    return written
+
+
+_NEO_KINDS = ("global", "local")
+
+
+def gpt_neo(view: ConfigView) -> LayerGroups:
+    """GPT-Neo: global and local layers, one K/V head per attention head.
+
+    ``GPTNeoConfig`` (transformers 5.24.0) sets ``attention_layers`` by expanding ``attention_types``
+    (default ``[[["global", "local"], 12]]``: each listed pattern repeated its count of times), then lets
+    an ``attention_layers`` the config states win (``PreTrainedConfig.__post_init__`` sets the remaining
+    keys), and requires one entry per layer (``validate_architecture``): so the kinds are
+    ``attention_layers`` as written when present, else the expansion. Where both are given, an expansion
+    that says another kind for a layer both describe is a contradiction, refused at that layer; one of
+    another length only is not (a scaled-down config keeps its parent's ``attention_types``) and is noted.
+    A local layer attends to the last ``window_size`` tokens (default 256) through its causal mask, so it
+    needs no more than those, though transformers caches every token (``cached_whole``). The field names
+    are GPT-Neo's own: ``num_layers``, ``num_heads`` and ``hidden_size``; ``head_dim`` is
+    ``hidden_size // num_heads``.
+    """
+    source = "GPTNeoConfig"
+    count = at_most_max_layers(view, "num_layers", view.int_or_default("num_layers", 24, source))
+    written = view.str_list("attention_layers")
+    if written is None:
+        kinds = _expanded_attention_types(view, source)
+        if len(kinds) != count:
+            raise ConfigFieldError(
+                view.model_type, "attention_types", f"expands to {len(kinds)} layers, not {count}"
+            )
+    else:
+        expanded = _expanded_attention_types(view, source) if view.has("attention_types") else []
+        kinds = _attention_layers(view, written, expanded, count)
     heads = view.int_or_default("num_heads", 16, source)
     hidden = view.int_or_default("hidden_size", 2048, source)
     if hidden % heads:
