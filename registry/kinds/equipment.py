@@ -138,8 +138,9 @@ class Hardware(Envelope):
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,
         description="Bandwidth of one device's scale-up links to its peers (NVLink, Infinity Fabric, "
-        "...), both directions together as NVIDIA's datasheets state NVLink, e.g. '900 GB/s'; a source "
-        "that gives one direction or a whole board's sum leaves it out.",
+        "...), both directions together as NVIDIA's datasheets state NVLink, e.g. '900 GB/s'. A source "
+        "that gives one direction of a full-duplex link gives twice it, said in the notes; a board's sum "
+        "alone, or a lower bound ('over 1 TB/s'), leaves it out.",
         json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
     )
 
