@@ -126,6 +126,18 @@ def test_another_records_sparse_figure_copied_as_dense_is_flagged(tmp_path: Path
     ]  # bf16 is another format: its equal figure is no sign
 
 
+def test_a_record_that_states_its_own_sparse_figure_is_not_held_to_anothers(tmp_path: Path) -> None:
+    """A half-size part's sparse figure equal to a full part's dense one is chance when the full part
+    states its own sparse figure beside it (AMD's MI350P is half an MI350X)."""
+    _write(tmp_path, "mi350p", "peak_sparse_flops_per_device:\n  fp8: 4.6 PFLOP/s\n")
+    _write(
+        tmp_path,
+        "mi350x",
+        "peak_dense_flops_per_device:\n  fp8: 4.6 PFLOP/s\npeak_sparse_flops_per_device:\n  fp8: 9.2 PFLOP/s\n",
+    )
+    assert _findings(tmp_path) == []
+
+
 def test_a_confirmed_figure_is_silent_and_a_stale_reason_is_reported(tmp_path: Path) -> None:
     reason = "GeForce Ada runs FP16 with FP16 accumulate at twice its BF16 rate (FP32 accumulate only)"
     _write(
@@ -152,6 +164,7 @@ def test_figures_compare_at_their_written_precision() -> None:
     assert same(parse_quantity("330.3 TFLOP/s"), parse_quantity("165.2 TFLOP/s"), 2)
     assert not same(parse_quantity("1,979 TFLOP/s"), parse_quantity("985 TFLOP/s"), 2)
     assert not same(parse_quantity("4.6 PFLOP/s"), parse_quantity("2.5 PFLOP/s"), 2)
+    assert not same(parse_quantity("5 PFLOP/s"), parse_quantity("4.6 PFLOP/s"))  # coarse, but 8% apart
 
 
 def test_the_page_shows_dense_and_sparse_side_by_side(tmp_path: Path) -> None:

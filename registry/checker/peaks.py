@@ -6,10 +6,13 @@ a sparse figure filed as dense doubles every compute bound that reads it. Three 
 - twice the dense figure of a sibling format the vendor runs at the same rate (:data:`SIBLINGS`);
 - equal to, or above, the sparse figure the record itself states for the format;
 - equal to a sparse figure another hardware record states for the format (a system record copying its
-  GPU's datasheet, a board copying its chip's).
+  GPU's datasheet, a board copying its chip's), when the record states no sparse figure of its own for
+  it: one that does has set the two apart, and a half-size part's sparse figure often equals a full
+  part's dense one (the MI350P is half an MI350X).
 
-Figures are compared at the precision each is written with (:func:`same`), never with a margin of our
-own: ``2.25 PFLOP/s`` is half of ``4.5 PFLOP/s``, ``989 TFLOP/s`` half of ``1,979 TFLOP/s``. A part
+Figures are compared at the precision each is written with, and never more loosely than 1%
+(:func:`same`): ``2.25 PFLOP/s`` is half of ``4.5 PFLOP/s``, ``989 TFLOP/s`` half of ``1,979 TFLOP/s``,
+and ``5 PFLOP/s`` is not ``4.6 PFLOP/s``. A part
 that truly runs a format at twice its sibling's rate says why in ``peak_dense_confirmed``, which
 silences the warning for that format; a reason where nothing is questioned is reported, so that it
 cannot outlive the figure it explained.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 from registry.checker.index import Entry
 from registry.codes.formula import SPARSE_PEAK_AS_DENSE
@@ -55,10 +59,17 @@ class Known:
     figure: Quantity
 
 
+RELATIVE = Fraction(1, 100)
+"""The most two figures may differ and still be one figure rounded two ways: a coarsely written one
+('5 PFLOP/s', within half a petaFLOP/s as written) is not taken for 4.6 PFLOP/s."""
+
+
 def same(a: Quantity, b: Quantity, factor: int = 1) -> bool:
-    """Whether ``a`` is ``factor`` times ``b`` at the precision the two are written with: the values
-    differ by no more than their written half-digits (``b``'s scaled by ``factor``)."""
-    return abs(a.value - factor * b.value) <= a.tolerance + factor * b.tolerance
+    """Whether ``a`` is ``factor`` times ``b`` as the two are written: the values differ by no more than
+    their written half-digits together (``b``'s scaled by ``factor``), nor by more than 1%."""
+    difference = abs(a.value - factor * b.value)
+    written = a.tolerance + factor * b.tolerance
+    return difference <= min(written, RELATIVE * max(a.value, factor * b.value))
 
 
 def peak_findings(entries: Iterable[Entry]) -> Iterator[Diagnostic]:
@@ -134,6 +145,8 @@ def _questioned(
                     f"is twice the dense {sibling} figure ({other.text}), a format vendors run at the same "
                     "rate: it looks like the figure with sparsity"
                 )
+    if stated is not None:  # its own sparse figure sets the two apart: another part's equal one is chance
+        return None
     for item in known:
         if item.hardware != own and item.dtype == dtype and same(figure, item.figure):
             return f"equals the sparse {dtype} figure of {item.hardware} ({item.figure.text})"

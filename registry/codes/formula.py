@@ -208,11 +208,14 @@ SPARSE_PEAK_AS_DENSE = _rule(
     "prefill floor's speed, so a result twice too good passes. Three signs give it away: a dense figure "
     "twice that of a sibling format the vendor runs at the same rate (bf16 and fp16; fp8 and int8; fp4, "
     "nvfp4 and mxfp4), one equal to (or above) the sparse figure the record itself states for that "
-    "format, and one equal to a sparse figure another hardware record of the registry states for it (a "
-    "system record copying its GPU's datasheet). Figures are compared at the precision they are written "
-    "with. A part that truly runs a format at twice its sibling's rate (GeForce cards run fp16 with fp16 "
-    "accumulate at twice bf16) says why in 'peak_dense_confirmed', which silences the warning for that "
-    "format; a reason for a figure nothing questions is reported too.",
+    "format, and, where the record states no sparse figure of its own for the format, one equal to a "
+    "sparse figure another hardware record of the registry states for it (a system record copying its "
+    "GPU's datasheet; a record that states its own has set the two apart, and a half-size part's sparse "
+    "figure often equals a full part's dense one). Figures are compared at the precision they are written "
+    "with, and never more loosely than 1%. A part that truly runs a format at twice its sibling's rate "
+    "(GeForce cards run fp16 with fp16 accumulate at twice bf16) says why in 'peak_dense_confirmed', "
+    "which silences the warning for that format; a reason for a figure nothing questions is reported "
+    "too.",
     "if the source prints the figure 'with sparsity' (or a footnote says specifications are one-half "
     "lower without it), move it to peak_sparse_flops_per_device and write half of it as the dense "
     "figure, quoting the footnote; if the vendor gives it as dense, say so in peak_dense_confirmed",
