@@ -45,7 +45,7 @@ def test_peak_figures_and_interconnect_check_clean(tmp_path: Path) -> None:
         "peak_dense_flops_per_device:\n"
         "  fp8: 1,979 TFLOP/s\n"
         "  bf16: 989 TFLOP/s\n"
-        "  int8: 3,958 TOPS\n"
+        "  int8: 1,979 TOPS\n"
         "interconnect_bandwidth_per_device: 900 GB/s\n"
     )
     assert render_check(_registry(tmp_path, fields)) == "Checked 1 record file: all clean.\n"
@@ -111,7 +111,7 @@ def test_the_hardware_page_shows_the_peaks_and_the_interconnect(tmp_path: Path) 
     fields = (
         "peak_dense_flops_per_device:\n"
         "  fp8: 1,979 TFLOP/s\n"
-        "  int8: 3,958 TOPS\n"
+        "  int8: 1,979 TOPS\n"
         "interconnect_bandwidth_per_device: 900 GB/s\n"
     )
     root = _registry(tmp_path, fields)
@@ -119,5 +119,7 @@ def test_the_hardware_page_shows_the_peaks_and_the_interconnect(tmp_path: Path) 
     assert result.ok, result.diagnostics
     generate(root, result, downloads=False)
     page = (root / "site" / _paths.record_page("hardware/example-gpu")).read_text(encoding="utf-8")
-    assert "<dt>Peak dense compute per device</dt><dd>fp8 1,979 TFLOP/s, int8 3,958 TOPS</dd>" in page
+    assert "### Peak compute per device" in page
+    assert '<tr><td>fp8</td><td class="num">1,979 TFLOP/s</td><td class="num">—</td></tr>' in page
+    assert '<tr><td>int8</td><td class="num">1,979 TOPS</td><td class="num">—</td></tr>' in page
     assert "<dt>Interconnect per device</dt><dd>900 GB/s</dd>" in page

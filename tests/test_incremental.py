@@ -229,3 +229,25 @@ def test_a_check_of_paths_after_an_edit_re_checks_only_the_change(
     assert incremental == unchanged == _run(root, capsys, "--no-cache", *named)
     assert whole_after == _run(root, capsys, "--no-cache")
     assert f"{RUN}:" in whole_after[1] and "F001" in whole_after[1]  # the edit reached the run
+
+
+def test_a_sparse_figure_added_to_another_hardware_record_re_checks_every_hardware_record(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hardware record's dense peak is weighed against every other's sparse figures (F015), so a new
+    record that names nothing still changes the findings of one it never names."""
+    assert _run(root, capsys)[0] == 0
+    text = (root / HARDWARE).read_text(encoding="utf-8")
+    dtype, figure = text.split("peak_dense_flops_per_device:\n  ", 1)[1].split("\n", 1)[0].split(": ", 1)
+    other = root / "records" / "hardware" / "copied-gpu.yaml"
+    other.write_text(
+        "schema_version: 1\nid: hardware/copied-gpu\nkind: hardware\ntitle: A GPU\nevidence: source-reported\n"
+        "name: A GPU\nvendor: Example Corp\nmemory_per_device: 80 GB\n"
+        f"peak_sparse_flops_per_device:\n  {dtype}: {figure}\n"
+        "sources:\n  - title: Example datasheet\n    url: https://example.com/datasheet\n",
+        encoding="utf-8",
+    )
+    out = _incremental_equals_whole(root, capsys, monkeypatch)
+    assert f"{HARDWARE}:" in out and f"equals the sparse {dtype} figure of hardware/copied-gpu" in out
+    other.unlink()
+    assert _incremental_equals_whole(root, capsys, monkeypatch).startswith("Checked")

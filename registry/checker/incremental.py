@@ -7,8 +7,10 @@ of its hardware. They also depend on the records that share its id (which one is
 change the files re-checked are the changed ones and every file that names, or shares, an id the
 change touched (an id a changed file held before or holds now, or the id its path gives). When the set
 of ids itself changed, the files with a dangling reference or a broken link are re-checked too: the
-"did you mean" of their findings is chosen among every id. Every other file's findings are the last
-check's, unchanged.
+"did you mean" of their findings is chosen among every id. A hardware record's findings also depend on
+every other hardware record (a dense peak equal to another's sparse figure, F015), so a change that
+touches a hardware id re-checks every hardware record, with each loaded. Every other file's findings
+are the last check's, unchanged.
 
 The files re-checked are loaded with the records they name, and go through the same stages as in a
 whole check (:func:`registry.checker.pipeline.later_stages`), told which ids the rest of the registry
@@ -34,6 +36,9 @@ from registry.files import is_temporary
 
 _HINTED = frozenset({refs.DANGLING_REFERENCE.code, refs.BROKEN_LINK.code})
 """Findings whose hint is chosen among every id of the registry."""
+
+_HARDWARE = "hardware/"
+"""The collection whose records are checked against one another (:mod:`registry.checker.peaks`)."""
 
 _MOST_CHANGED = 0.1
 """Past this share of the files changed, the whole registry is checked instead."""
@@ -102,15 +107,22 @@ def _touched(before: dict[str, FileFacts], after: dict[str, FileFacts], changed:
 
 
 def _again(previous: Previous, facts: dict[str, FileFacts], touched: set[str]) -> set[str]:
-    """The files to re-check: the changed ones, those that name or share a touched id, and, when the
-    set of ids changed, those with a finding whose hint is chosen among every id."""
+    """The files to re-check: the changed ones, those that name or share a touched id, when the set of
+    ids changed those with a finding whose hint is chosen among every id, and when a hardware id was
+    touched every hardware record."""
     again = {path for path in previous.changed if path in facts}
     for path, fact in facts.items():
         if fact.id in touched or not touched.isdisjoint(fact.depends):
             again.add(path)
     if _ids(previous.facts) != _ids(facts):
         again.update(d.path for d in previous.diagnostics if d.code in _HINTED and d.path in facts)
+    if any(touched_id.startswith(_HARDWARE) for touched_id in touched):
+        again.update(path for path, fact in facts.items() if _is_hardware(path, fact))
     return again
+
+
+def _is_hardware(path: str, fact: FileFacts) -> bool:
+    return (fact.id or expected_id(path) or "").startswith(_HARDWARE)
 
 
 def _ids(facts: dict[str, FileFacts]) -> tuple[set[str], set[str]]:
@@ -119,12 +131,15 @@ def _ids(facts: dict[str, FileFacts]) -> tuple[set[str], set[str]]:
 
 
 def _needed(facts: dict[str, FileFacts], again: set[str]) -> set[str]:
-    """The files to load: those re-checked, and every file holding an id one of them names."""
+    """The files to load: those re-checked, every file holding an id one of them names, and every
+    hardware record when one of them is one."""
     by_id: dict[str, list[str]] = {}
     for path, fact in facts.items():
         if fact.id is not None:
             by_id.setdefault(fact.id, []).append(path)
     needed = set(again)
+    if any(_is_hardware(path, facts[path]) for path in again):
+        needed.update(path for path, fact in facts.items() if _is_hardware(path, fact))
     for path in again:
         for target in (facts[path].id, *facts[path].depends):  # its own id too: which file is first
             needed.update(by_id.get(target or "", ()))

@@ -32,6 +32,7 @@ from registry.checker.index import (
 )
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.checker.load import Document
+from registry.checker.peaks import peak_findings
 from registry.checker.revisions import revision_findings
 from registry.checker.salvage import salvage, skipped_note
 from registry.checker.selection import report_on, selection_of
@@ -187,6 +188,7 @@ def later_stages(root: Path, loaded: Loaded, *, formulas: bool = True, known: Kn
     diagnostics.extend(check_references(checked))
     diagnostics.extend(revision_findings(checked))
     diagnostics.extend(context_findings(checked))
+    diagnostics.extend(peak_findings(checked))
     checked_results = compute_results(checked) if formulas else None
     if checked_results is not None:
         diagnostics.extend(formula_findings(checked, checked_results))

@@ -1,4 +1,5 @@
-"""The F family: a stated number that does not follow from the model's geometry.
+"""The F family: a stated number that does not follow from the model's geometry, or that the physics
+of its hardware rules out.
 
 F005 is not used: a value in the wrong dimension for its quantity (a per-token figure where a total
 belongs) is already refused by the schema stage, before any arithmetic.
@@ -196,6 +197,31 @@ LAYOUT_CONFIG_MISMATCH = _rule(
     "correct the config if the layout is the one the source gives",
 )
 
+SPARSE_PEAK_AS_DENSE = _rule(
+    "F015",
+    "sparse-peak-as-dense",
+    "A hardware record's dense peak looks like a figure with sparsity: twice a sibling format's, or "
+    "equal to a sparse figure.",
+    "Datasheets print tensor-core peaks 'with sparsity' (2:4 structured sparsity, which doubles the "
+    "rate for weights pruned two in four), often with the footnote alone saying so: H100 SXM's 3,958 "
+    "TFLOP/s of fp8 is 1,979 dense. A sparse figure filed as dense doubles the compute roof and the "
+    "prefill floor's speed, so a result twice too good passes. Three signs give it away: a dense figure "
+    "twice that of a sibling format the vendor runs at the same rate (bf16 and fp16; fp8 and int8; fp4, "
+    "nvfp4 and mxfp4), one equal to (or above) the sparse figure the record itself states for that "
+    "format, and, where the record states no sparse figure of its own for the format, one equal to a "
+    "sparse figure another hardware record of the registry states for it (a system record copying its "
+    "GPU's datasheet; a record that states its own has set the two apart, and a half-size part's sparse "
+    "figure often equals a full part's dense one). Figures are compared at the precision they are written "
+    "with, and never more loosely than 1%. A part that truly runs a format at twice its sibling's rate "
+    "(GeForce cards run fp16 with fp16 accumulate at twice bf16) says why in 'peak_dense_confirmed', "
+    "which silences the warning for that format; a reason for a figure nothing questions is reported "
+    "too.",
+    "if the source prints the figure 'with sparsity' (or a footnote says specifications are one-half "
+    "lower without it), move it to peak_sparse_flops_per_device and write half of it as the dense "
+    "figure, quoting the footnote; if the vendor gives it as dense, say so in peak_dense_confirmed",
+    Severity.WARNING,
+)
+
 RULES: tuple[Rule, ...] = (
     CLAIM_MISMATCH,
     FORMULA_MISMATCH,
@@ -210,4 +236,5 @@ RULES: tuple[Rule, ...] = (
     BEATS_PREFILL_FLOOR,
     INCONSISTENT_FIGURES,
     LAYOUT_CONFIG_MISMATCH,
+    SPARSE_PEAK_AS_DENSE,
 )

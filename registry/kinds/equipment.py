@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, Field
@@ -10,6 +11,7 @@ from registry.engine.units import Dimension
 from registry.kinds.fields import (
     LAYOUT_PATTERN,
     Envelope,
+    Reason,
     ShortText,
     Strict,
     Url,
@@ -56,7 +58,14 @@ ComputeDtype = Literal["fp4", "nvfp4", "mxfp4", "fp6", "fp8", "int8", "int4", "b
 tensor cores; fp6: the 6-bit float formats AMD and NVIDIA list beside fp4 and fp8)."""
 
 COMPUTE_DTYPES: tuple[str, ...] = get_args(ComputeDtype)
-"""The keys ``peak_dense_flops_per_device`` may hold, in the order the schema lists them."""
+"""The keys ``peak_dense_flops_per_device`` and ``peak_sparse_flops_per_device`` may hold, in the order
+the schema lists them."""
+
+
+def by_format(mapping: Mapping[ComputeDtype, str]) -> dict[str, str]:
+    """A mapping by format (peaks, reasons) with plain-string keys, for code that looks formats up by name."""
+    return {str(name): value for name, value in mapping.items()}
+
 
 PeakFlops = Annotated[
     str,
@@ -65,15 +74,18 @@ PeakFlops = Annotated[
 ]
 
 
-def _named_keys(schema: dict[str, Any]) -> None:
-    """The mapping's schema as one property per format and no others, so that an unknown format is an
-    unknown field (S002, with the nearest name) at its own key, as in any other mapping of the record."""
-    value = schema.pop("additionalProperties")
-    schema.pop("propertyNames", None)
-    schema["properties"] = {
-        name: {**value, "description": f"Peak dense {name} compute of one device."} for name in COMPUTE_DTYPES
-    }
-    schema["additionalProperties"] = False
+def _named_keys(what: str) -> Any:
+    """The schema of a mapping by format as one property per format and no others, so that an unknown
+    format is an unknown field (S002, with the nearest name) at its own key, as in any other mapping of
+    the record; ``what`` says what each format's value is ("Peak dense fp8 compute of one device.")."""
+
+    def named(schema: dict[str, Any]) -> None:
+        value = schema.pop("additionalProperties")
+        schema.pop("propertyNames", None)
+        schema["properties"] = {name: {**value, "description": what.format(name)} for name in COMPUTE_DTYPES}
+        schema["additionalProperties"] = False
+
+    return named
 
 
 class Hardware(Envelope):
@@ -100,16 +112,35 @@ class Hardware(Envelope):
     peak_dense_flops_per_device: dict[ComputeDtype, PeakFlops] = Field(
         default_factory=dict,
         description="Peak dense compute of one device per format, as the vendor's datasheet gives it, "
-        "e.g. {fp8: '1,979 TFLOP/s', int8: '3,958 TOPS'}. Dense, never with sparsity: where a source "
-        "quotes only sparse figures, the dense one is taken only when it states the factor. A format "
-        "with no sourced figure is left out.",
-        json_schema_extra=_named_keys,
+        "e.g. {fp8: '1,979 TFLOP/s', int8: '1,979 TOPS'}: the figures the bounds read. Dense, never "
+        "with sparsity: where a source prints only figures with 2:4 structured sparsity, the dense one "
+        "is half of each, by the vendor's own definition of that sparsity, quoted with its footnote. A "
+        "format with no sourced figure is left out.",
+        json_schema_extra=_named_keys("Peak dense {} compute of one device."),
+    )
+    peak_sparse_flops_per_device: dict[ComputeDtype, PeakFlops] = Field(
+        default_factory=dict,
+        description="Peak compute of one device per format with 2:4 structured sparsity, as the vendor "
+        "prints it ('with sparsity'), e.g. {fp8: '3,958 TFLOP/s'}. Kept for the reader and for F015, "
+        "which warns when a dense figure is one of these; no bound reads it, as no dense model reaches "
+        "it. A format the vendor gives no sparse figure for is left out.",
+        json_schema_extra=_named_keys("Peak {} compute of one device with 2:4 structured sparsity."),
+    )
+    peak_dense_confirmed: dict[ComputeDtype, Reason] = Field(
+        default_factory=dict,
+        description="For a dense figure that F015 takes for a sparse one (twice a sibling format's, or "
+        "equal to a sparse figure of the registry) but that the vendor gives as dense: why, in the "
+        "source's words (e.g. fp16: 'GeForce parts run FP16 with FP16 accumulate at twice BF16, which "
+        "accumulates in FP32 only'). It silences the warning for that format and is shown beside the "
+        "figure; a reason for a figure nothing questions is reported, so that it cannot outlive it.",
+        json_schema_extra=_named_keys("Why the dense {} figure is dense although F015 questions it."),
     )
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,
         description="Bandwidth of one device's scale-up links to its peers (NVLink, Infinity Fabric, "
-        "...), both directions together as NVIDIA's datasheets state NVLink, e.g. '900 GB/s'; a source "
-        "that gives one direction or a whole board's sum leaves it out.",
+        "...), both directions together as NVIDIA's datasheets state NVLink, e.g. '900 GB/s'. A source "
+        "that gives one direction of a full-duplex link gives twice it, said in the notes; a board's sum "
+        "alone, or a lower bound ('over 1 TB/s'), leaves it out.",
         json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from registry.checker.index import Entry
+from registry.kinds.equipment import COMPUTE_DTYPES, by_format
 from registry.kinds.records import Capability, Engine, Hardware
 from registry.site import _parts, _paths
 from registry.site._context import SiteContext
@@ -74,9 +75,21 @@ def _capabilities(engine: Engine) -> Html:
 
 
 def _peaks(hardware: Hardware) -> str:
-    """The datasheet's dense peaks, one format after another as the record lists them ("fp8 4.5
-    PFLOP/s, bf16 2250 TFLOP/s"); empty when none is sourced."""
-    return ", ".join(f"{dtype} {peak}" for dtype, peak in hardware.peak_dense_flops_per_device.items())
+    """The vendor's peaks as a table, one row per format the record gives a figure for, in the schema's
+    order: dense (what the bounds read), with 2:4 structured sparsity, and, where the record confirms a
+    dense figure that looks like a sparse one, why; empty when no peak is sourced."""
+    dense = by_format(hardware.peak_dense_flops_per_device)
+    sparse = by_format(hardware.peak_sparse_flops_per_device)
+    confirmed = by_format(hardware.peak_dense_confirmed)
+    rows = [
+        [name, dense.get(name, "—"), sparse.get(name, "—"), *([confirmed.get(name, "")] if confirmed else [])]
+        for name in COMPUTE_DTYPES
+        if name in dense or name in sparse
+    ]
+    if not rows:
+        return ""
+    headers = ["Format", "Dense", "With 2:4 sparsity", *(["Why dense"] if confirmed else [])]
+    return "### Peak compute per device\n" + block(table(headers, rows, numeric=(1, 2)))
 
 
 def render_hardware(context: SiteContext, entry: Entry) -> str:
@@ -91,7 +104,6 @@ def render_hardware(context: SiteContext, entry: Entry) -> str:
             ("Devices in one unit", f"{hardware.devices:,}"),
             ("Memory per device", hardware.memory_per_device),
             ("Bandwidth per device", hardware.bandwidth_per_device),
-            ("Peak dense compute per device", _peaks(hardware)),
             ("Interconnect per device", hardware.interconnect_bandwidth_per_device),
             (
                 "Memory of the unit",
@@ -103,6 +115,7 @@ def render_hardware(context: SiteContext, entry: Entry) -> str:
         [
             _parts.header(context, entry, page),
             "## Hardware\n" + block(facts),
+            _peaks(hardware),
             _parts.findings(context, entry),
             _parts.prose(context, entry, page),
             _parts.sources(entry),
