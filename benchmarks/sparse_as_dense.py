@@ -1,8 +1,8 @@
-"""How often a sparse figure filed as dense is caught (F015), measured on the registry's own hardware.
+"""How often a sparse figure filed as dense is caught (F017), measured on the registry's own hardware.
 
 For each hardware record and each format it gives a dense peak for, a copy of the registry has that
 figure doubled, as a datasheet's "with sparsity" figure copied into the dense field would be, and
-`registry check` of the copy says whether F015 flags it. It prints, per record, which plants were
+`registry check` of the copy says whether F017 flags it. It prints, per record, which plants were
 caught, then the share caught. A plant goes uncaught when nothing in the record or the registry ties
 the figure to another (no sibling format at the same rate, no sparse figure stated for it).
 
@@ -53,7 +53,7 @@ def main() -> None:
                 with path.open("w", encoding="utf-8") as handle:
                     yaml.dump(record, handle)
                 found = any(
-                    d.code == "F015" and d.path == f"records/hardware/{path.name}"
+                    d.code == "F017" and d.path == f"records/hardware/{path.name}"
                     for d in check(copy).diagnostics
                 )
                 results.append(f"{dtype} {'caught' if found else 'missed'}")

@@ -234,7 +234,7 @@ def test_a_check_of_paths_after_an_edit_re_checks_only_the_change(
 def test_a_sparse_figure_added_to_another_hardware_record_re_checks_every_hardware_record(
     root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A hardware record's dense peak is weighed against every other's sparse figures (F015), so a new
+    """A hardware record's dense peak is weighed against every other's sparse figures (F017), so a new
     record that names nothing still changes the findings of one it never names."""
     assert _run(root, capsys)[0] == 0
     text = (root / HARDWARE).read_text(encoding="utf-8")

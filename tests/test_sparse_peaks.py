@@ -1,4 +1,4 @@
-"""A sparse figure cannot pass as dense by accident (F015): a dense peak twice a sibling format's, equal
+"""A sparse figure cannot pass as dense by accident (F017): a dense peak twice a sibling format's, equal
 to (or above) the record's own sparse figure, or equal to another hardware record's sparse figure draws
 a warning at its value, unless the record says why it is dense; the sparse figures are shown on the
 hardware page and never read by the bounds."""
@@ -43,8 +43,8 @@ def _write(root: Path, name: str, fields: str) -> None:
 
 
 def _findings(root: Path) -> list[str]:
-    """The F015 lines `registry check` prints (each finding's first line, without its hint)."""
-    return [line for line in render_check(root).splitlines() if " F015 " in line]
+    """The F017 lines `registry check` prints (each finding's first line, without its hint)."""
+    return [line for line in render_check(root).splitlines() if " F017 " in line]
 
 
 def test_a_datasheet_copied_whole_as_dense_is_not_flagged_when_consistent(tmp_path: Path) -> None:
@@ -65,18 +65,18 @@ def test_a_datasheet_copied_whole_as_dense_is_not_flagged_when_consistent(tmp_pa
     [
         (
             "  fp8: 1,979 TFLOP/s\n  int8: 3,958 TOPS\n",
-            "11:9: F015 sparse-peak-as-dense: [warning] dense int8 3,958 TOPS is twice the dense fp8 figure "
+            "11:9: F017 sparse-peak-as-dense: [warning] dense int8 3,958 TOPS is twice the dense fp8 figure "
             "(1,979 TFLOP/s), a format vendors run at the same rate: it looks like the figure with sparsity",
         ),
         (
             "  bf16: 1.98 PFLOP/s\n  fp16: 989.4 TFLOP/s\n",
-            "10:9: F015 sparse-peak-as-dense: [warning] dense bf16 1.98 PFLOP/s is twice the dense fp16 "
+            "10:9: F017 sparse-peak-as-dense: [warning] dense bf16 1.98 PFLOP/s is twice the dense fp16 "
             "figure (989.4 TFLOP/s), a format vendors run at the same rate: it looks like the figure with "
             "sparsity",
         ),
         (
             "  nvfp4: 18 PFLOP/s\n  mxfp4: 9 PFLOP/s\n",
-            "10:10: F015 sparse-peak-as-dense: [warning] dense nvfp4 18 PFLOP/s is twice the dense mxfp4 "
+            "10:10: F017 sparse-peak-as-dense: [warning] dense nvfp4 18 PFLOP/s is twice the dense mxfp4 "
             "figure (9 PFLOP/s), a format vendors run at the same rate: it looks like the figure with sparsity",
         ),
     ],
@@ -108,9 +108,9 @@ def test_a_dense_figure_equal_to_or_above_its_own_sparse_figure_is_flagged(tmp_p
         "peak_sparse_flops_per_device:\n  fp8: 3.958 PFLOP/s\n  bf16: 1,979 TFLOP/s\n",
     )
     assert _findings(tmp_path) == [
-        "records/hardware/gpu.yaml:10:8: F015 sparse-peak-as-dense: [warning] dense fp8 3,958 TFLOP/s "
+        "records/hardware/gpu.yaml:10:8: F017 sparse-peak-as-dense: [warning] dense fp8 3,958 TFLOP/s "
         "equals the sparse fp8 figure this record states (3.958 PFLOP/s)",
-        "records/hardware/gpu.yaml:11:9: F015 sparse-peak-as-dense: [warning] dense bf16 2,000 TFLOP/s "
+        "records/hardware/gpu.yaml:11:9: F017 sparse-peak-as-dense: [warning] dense bf16 2,000 TFLOP/s "
         "is above the sparse bf16 figure this record states (1,979 TFLOP/s)",
     ]
 
@@ -121,7 +121,7 @@ def test_another_records_sparse_figure_copied_as_dense_is_flagged(tmp_path: Path
     _write(tmp_path, "h100", "peak_sparse_flops_per_device:\n  fp8: 3,958 TFLOP/s\n")
     _write(tmp_path, "dgx", "peak_dense_flops_per_device:\n  fp8: 3,958 TFLOP/s\n  bf16: 3,958 TFLOP/s\n")
     assert _findings(tmp_path) == [
-        "records/hardware/dgx.yaml:10:8: F015 sparse-peak-as-dense: [warning] dense fp8 3,958 TFLOP/s "
+        "records/hardware/dgx.yaml:10:8: F017 sparse-peak-as-dense: [warning] dense fp8 3,958 TFLOP/s "
         "equals the sparse fp8 figure of hardware/h100 (3,958 TFLOP/s)"
     ]  # bf16 is another format: its equal figure is no sign
 
@@ -147,10 +147,10 @@ def test_a_confirmed_figure_is_silent_and_a_stale_reason_is_reported(tmp_path: P
         f"peak_dense_confirmed:\n  fp16: {reason}\n  fp8: {reason}\n  int8: {reason}\n",
     )
     lines = render_check(tmp_path).splitlines()
-    assert [line for line in lines if " F015 " in line] == [
-        "records/hardware/rtx.yaml:15:8: F015 sparse-peak-as-dense: [warning] peak_dense_confirmed gives a "
+    assert [line for line in lines if " F017 " in line] == [
+        "records/hardware/rtx.yaml:15:8: F017 sparse-peak-as-dense: [warning] peak_dense_confirmed gives a "
         "reason for fp8, but nothing questions its dense figure",
-        "records/hardware/rtx.yaml:16:9: F015 sparse-peak-as-dense: [warning] peak_dense_confirmed gives a "
+        "records/hardware/rtx.yaml:16:9: F017 sparse-peak-as-dense: [warning] peak_dense_confirmed gives a "
         "reason for int8, which has no dense figure",
     ]
     assert (

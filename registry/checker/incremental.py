@@ -8,7 +8,7 @@ change the files re-checked are the changed ones and every file that names, or s
 change touched (an id a changed file held before or holds now, or the id its path gives). When the set
 of ids itself changed, the files with a dangling reference or a broken link are re-checked too: the
 "did you mean" of their findings is chosen among every id. A hardware record's findings also depend on
-every other hardware record (a dense peak equal to another's sparse figure, F015), so a change that
+every other hardware record (a dense peak equal to another's sparse figure, F017), so a change that
 touches a hardware id re-checks every hardware record, with each loaded. Every other file's findings
 are the last check's, unchanged.
 

@@ -1,4 +1,4 @@
-"""A hardware record's dense peak that looks like a figure with sparsity (F015).
+"""A hardware record's dense peak that looks like a figure with sparsity (F017).
 
 Datasheets print tensor-core peaks with 2:4 structured sparsity, often with only a footnote to say so;
 a sparse figure filed as dense doubles every compute bound that reads it. Three signs give one away:
@@ -73,7 +73,7 @@ def same(a: Quantity, b: Quantity, factor: int = 1) -> bool:
 
 
 def peak_findings(entries: Iterable[Entry]) -> Iterator[Diagnostic]:
-    """An F015 for each dense peak of each hardware record that looks like a sparse figure, and for each
+    """An F017 for each dense peak of each hardware record that looks like a sparse figure, and for each
     ``peak_dense_confirmed`` reason given where no figure is questioned."""
     hardware = [entry for entry in entries if isinstance(entry.record, Hardware)]
     known = [known for entry in hardware for known in _sparse(entry)]

@@ -198,7 +198,7 @@ LAYOUT_CONFIG_MISMATCH = _rule(
 )
 
 SPARSE_PEAK_AS_DENSE = _rule(
-    "F015",
+    "F017",
     "sparse-peak-as-dense",
     "A hardware record's dense peak looks like a figure with sparsity: twice a sibling format's, or "
     "equal to a sparse figure.",

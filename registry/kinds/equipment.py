@@ -121,19 +121,19 @@ class Hardware(Envelope):
     peak_sparse_flops_per_device: dict[ComputeDtype, PeakFlops] = Field(
         default_factory=dict,
         description="Peak compute of one device per format with 2:4 structured sparsity, as the vendor "
-        "prints it ('with sparsity'), e.g. {fp8: '3,958 TFLOP/s'}. Kept for the reader and for F015, "
+        "prints it ('with sparsity'), e.g. {fp8: '3,958 TFLOP/s'}. Kept for the reader and for F017, "
         "which warns when a dense figure is one of these; no bound reads it, as no dense model reaches "
         "it. A format the vendor gives no sparse figure for is left out.",
         json_schema_extra=_named_keys("Peak {} compute of one device with 2:4 structured sparsity."),
     )
     peak_dense_confirmed: dict[ComputeDtype, Reason] = Field(
         default_factory=dict,
-        description="For a dense figure that F015 takes for a sparse one (twice a sibling format's, or "
+        description="For a dense figure that F017 takes for a sparse one (twice a sibling format's, or "
         "equal to a sparse figure of the registry) but that the vendor gives as dense: why, in the "
         "source's words (e.g. fp16: 'GeForce parts run FP16 with FP16 accumulate at twice BF16, which "
         "accumulates in FP32 only'). It silences the warning for that format and is shown beside the "
         "figure; a reason for a figure nothing questions is reported, so that it cannot outlive it.",
-        json_schema_extra=_named_keys("Why the dense {} figure is dense although F015 questions it."),
+        json_schema_extra=_named_keys("Why the dense {} figure is dense although F017 questions it."),
     )
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,
