@@ -145,9 +145,15 @@ def test_the_weights_offered_are_registry_fits(slug: str) -> None:
     for choice in offered[1:]:
         assert choice.weight_bytes == weight_bytes(model.params_total_b, choice.dtype)
         assert choice.model_dtype == model_dtype(model.config or {}, choice.option)
-    data = fit_data(model, model_layer_groups(model), ())
+    layout = model_layer_groups(model)
+    data = fit_data(model, layout, ())
     assert list(data["weights"]) == [c.option for c in offered]
     assert data["model_max"] == model.max_context_tokens
+    base = as_data(layout, first.model_dtype)["layouts"]
+    for choice in offered:  # the cache each option points at is the one fit computes under it
+        variant = data["weights"][choice.option]["variant"]
+        layouts = data["variants"][variant] if variant else base
+        assert layouts == as_data(layout, choice.model_dtype)["layouts"], choice.option
 
 
 def _differs(model: Model, dtype: str, first: str, first_model_dtype: str | None) -> bool:

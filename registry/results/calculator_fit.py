@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from registry.engine.layers import LayerGroups
+from registry.engine.layers import LayerGroups, Recurrent, parts_of
 from registry.engine.units import parse_quantity
 from registry.kinds.records import Hardware, Model
 from registry.results.calculator import Choice, as_data, choices
@@ -139,9 +139,13 @@ def fit_data(model: Model, layout: LayerGroups, units: Iterable[HardwareUnit]) -
     weights: dict[str, dict[str, Any]] = {}
     variants: dict[str, Any] = {}
     # each distinct cache once, under the first dtype that gives it (None: the page's own)
-    seen: dict[tuple[Choice, ...], str | None] = {choices(layout, base): None}
+    seen: dict[tuple[Choice, ...], str | None] = {choices(layout, base): None} if _keeps_state(layout) else {}
     for choice in weights_choices(model):
-        variant = seen.setdefault(choices(layout, choice.model_dtype), choice.model_dtype)
+        variant = (
+            seen.setdefault(choices(layout, choice.model_dtype), choice.model_dtype)
+            if seen and choice.model_dtype != base
+            else None
+        )
         if variant is not None and variant not in variants:
             variants[variant] = as_data(layout, variant)["layouts"]
         weights[choice.option] = {
@@ -160,6 +164,14 @@ def fit_data(model: Model, layout: LayerGroups, units: Iterable[HardwareUnit]) -
         "variants": variants,
         "model_max": model.max_context_tokens,
     }
+
+
+def _keeps_state(layout: LayerGroups) -> bool:
+    """Whether any layer keeps a recurrent state: the one part of a cache engines keep in the model
+    dtype (``registry.engine.engines.ideal.model_dtype``), so the only one a weights format can change.
+    Without one, no other format's cache is worked out (the tests hold every model to the full
+    comparison)."""
+    return any(isinstance(part, Recurrent) for group in layout.groups for part in parts_of(group.mechanism))
 
 
 def _exact(value: Fraction) -> str:
