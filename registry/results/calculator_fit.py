@@ -115,7 +115,7 @@ def weights_choices(model: Model) -> tuple[WeightsChoice, ...]:
     for dtype in WEIGHTS_FORMATS:
         told = model_dtype(config, dtype)
         if (dtype, told) != (first.dtype, first.model_dtype):
-            found.append(_choice(model, dtype, dtype, told, "(chosen here)"))
+            found.append(_choice(model, dtype, dtype, told, "(the format chosen above)"))
     return tuple(found)
 
 
