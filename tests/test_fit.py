@@ -184,3 +184,15 @@ def test_sequences_and_weights_arithmetic() -> None:
     assert sequences_that_fit(100, None) is None
     assert weight_bytes(8.03, "fp8") == 8_030_000_000 and weight_bytes(None, "bf16") is None
     assert weight_bytes(0.5, "nvfp4") is not None
+
+
+def test_a_context_beyond_the_models_maximum_is_said_to_be(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    beyond = "context: 1,048,576 tokens, beyond the model's maximum of 131,072 tokens"
+    answer = _fit(root, capsys, "--context", "1M", "--count", "8")
+    assert beyond in answer["trace"]  # type: ignore[operator]
+    assert not any(
+        str(line).startswith("context:")
+        for line in _fit(root, capsys, "--context", "128K")["trace"]  # type: ignore[attr-defined]
+    )

@@ -9,7 +9,9 @@ fuzz campaign's ``site`` target on the inputs that broke it.
 
 from __future__ import annotations
 
+import html
 import json
+from fractions import Fraction
 
 import pytest
 import yaml
@@ -18,6 +20,7 @@ from fuzz.site import site
 from fuzz.targets import Broken
 from registry.kinds.geometry import model_layer_groups
 from registry.kinds.records import Model
+from registry.results.calculator_fit import HardwareUnit
 from registry.site import _calculator as calculator
 from registry.site._calculator import script_json
 from registry.site._guard import guard_page
@@ -137,8 +140,13 @@ def test_a_hostile_model_name_reaches_the_calculator_as_data_only() -> None:
         "name: Example Llama", f"name: {json.dumps(SCRIPT_BREAKERS[0] + SCRIPT_BREAKERS[4])}"
     )
     model = Model.model_validate(yaml.safe_load(record))
-    part = calculator.section(model, model_layer_groups(model))
+    hostile = " ".join(SCRIPT_BREAKERS[:2] + SCRIPT_BREAKERS[3:4] + SCRIPT_BREAKERS[5:])
+    unit = HardwareUnit("hardware/x", hostile, "80 GB", 1, Fraction(80 * 10**9))
+    part = calculator.section(model, model_layer_groups(model), (unit,))
     assert part.count("<script") == 1 and part.count("</script>") == 1  # its own data element, closed once
-    assert guard_page(part) == part
+    assert guard_page(part) == part  # nothing for the guard to rewrite, in the data or the options
     data = part.split(f'id="{calculator.DATA_ID}">', 1)[1].split("</script>", 1)[0]
     assert json.loads(data)["name"] == model.name
+    assert json.loads(data)["hardware"]["hardware/x"]["name"] == hostile
+    option = part.split('<option value="hardware/x">', 1)[1].split("</option>", 1)[0]
+    assert html.unescape(option) == f"{hostile} (80 GB)"  # the name whole, as text

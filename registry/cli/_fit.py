@@ -11,7 +11,8 @@ from registry.cli._common import registry_root
 DESCRIPTION = """\
 Does a model fit on hardware? Weights (the model's parameters at the weights' format) plus the KV cache
 and recurrent state of a batch at a context, against the memory of --count units of a hardware record.
-Answers the largest batch at the context and the longest context at the batch, with the derivation.
+Answers the largest batch at the context and the longest context at the batch, with the derivation; a
+context beyond the model's maximum (its max_context_tokens) is said to be beyond it.
 
 --context accepts 131072, 131,072, 128K or 1M (K = 1,024 tokens, M = 1,048,576). --weights is the
 weights' format (default: the one the model's config publishes them in, from its quantization_config or

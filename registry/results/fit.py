@@ -98,7 +98,8 @@ def fit(
     max_context: int | None = None,
 ) -> Fit:
     """The batch's cache at the context beside the weights in ``memory_bytes``, the largest batch at the
-    context and the longest context at the batch (up to ``max_context``, the model's, when stated)."""
+    context and the longest context at the batch (up to ``max_context``, the model's, when stated; a
+    context beyond it is said to be, in a line of the derivation)."""
     lines = [
         f"memory: {format_int(memory_bytes)} B = {format_bytes(memory_bytes)}",
         "weights: not subtracted (no parameter count)"
@@ -111,6 +112,11 @@ def fit(
         if room >= 0
         else f"room for the cache: none, the weights alone exceed the memory by {format_bytes(-room)}"
     )
+    if max_context is not None and context_tokens > max_context:
+        lines.append(
+            f"context: {format_int(context_tokens)} tokens, beyond the model's maximum of "
+            f"{format_int(max_context)} tokens"
+        )
     one = _cache(layout, settings, context_tokens, 1, traced=True)
     if one.total_bytes is None:
         problem = "; ".join([*one.unsupported, *one.not_computable]) or "the engine gives no figure"

@@ -17,6 +17,7 @@ from registry.diagnostics import Diagnostic
 from registry.errors import RegistryError
 from registry.kinds.records import Hardware, Model
 from registry.results import Results
+from registry.results.calculator_fit import HardwareUnit, hardware_units
 from registry.site import _paths
 from registry.site._html import Html, escape, link
 from registry.site._results import hardware_bytes
@@ -63,6 +64,14 @@ class SiteContext:
                 label = written if hardware.devices == 1 else f"{hardware.devices} × {written}"
                 groups.setdefault(hardware_bytes(hardware), (label, []))[1].append(hardware.name)
         return [(memory, label, names) for memory, (label, names) in sorted(groups.items(), reverse=True)]
+
+    @cached_property
+    def calculator_hardware(self) -> tuple[HardwareUnit, ...]:
+        """Every hardware record's unit as the model pages' calculator offers it (name, devices, exact
+        bytes of a device), by name: worked out once for all the model pages."""
+        return hardware_units(
+            entry.record for entry in self.index.of_kind("hardware") if isinstance(entry.record, Hardware)
+        )
 
     def beyond_max_context(self, model_id: str, context_tokens: int | None) -> str:
         """The words a context shown against the model ``model_id`` carries when it is longer than the

@@ -3,7 +3,8 @@
 Every figure is the engine's, from the record's verbatim config (through the adapter of its
 ``model_type``) or its stated layer groups: per token and at 4K / 32K / 128K / 1M tokens for each engine
 layout and KV dtype, a calculator that counts the cache for the reader's own context, batch, format and
-layout in the browser (:mod:`registry.site._calculator`), a memory-against-context chart, and how many
+layout in the browser and answers whether it fits on the hardware, units and weights format they choose
+(:mod:`registry.site._calculator`), a memory-against-context chart, and how many
 128K sequences fit on each hardware record of the registry, said in words above the table where 128K is
 beyond the model's maximum context.
 """
@@ -52,7 +53,7 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
             # The grid's explanation is the same on every model page: not worth a search hit.
             "## Cache per token and per sequence\n"
             + block(*cache_tables(context.results, model, geometry), searchable=False),
-            _calculator.section(model, layout),
+            _calculator.section(model, layout, context.calculator_hardware),
             "## Memory against context\n"
             + block(_chart(memory_chart(context.results, model, geometry), page, files)),
             _hardware_section(context, page, model, layout),

@@ -1,22 +1,19 @@
 /* A model page's calculator: the cache for the context, batch, KV format and engine layout the reader
- * picks, counted exactly as `registry calc` counts it, from the JSON the page carries
- * (registry/results/calculator.py writes it and documents the rules). Integers are BigInt and bytes
- * exact fractions, so no figure is rounded before the engine would round it. Record text is only ever
- * written with textContent. Without the data element (every other page) it does nothing. */
+ * picks, counted exactly as `registry calc` counts it, and with a hardware record, whether it fits as
+ * `registry fit` answers, from the JSON the page carries (registry/results/calculator.py and
+ * calculator_fit.py write it and document the rules). Integers are BigInt and bytes exact fractions.
+ * Record text is only ever written with textContent. Without the data element it does nothing. */
 (function () {
   "use strict";
 
   var data = document.getElementById("registry-calculator-data");
   if (!data) return;
-  var model = JSON.parse(data.textContent);
-  var root = data.parentNode;
-  var form = root.querySelector(".calculator-form");
-  var result = root.querySelector(".calculator-result");
-  var problem = root.querySelector(".calculator-problem");
-  var figures = root.querySelector(".calculator-figures");
-  var body = result.querySelector("table tbody");
-  var command = result.querySelector("code");
-  var summary = root.querySelector(".calculator-summary");
+  var model = JSON.parse(data.textContent), root = data.parentNode;
+  function $(name) { return root.querySelector(".calculator-" + name); }
+  var form = $("form"), result = $("result"), problem = $("problem"), figures = $("figures");
+  var body = result.querySelector("table tbody"), summary = $("summary"), beyond = $("beyond");
+  var fitBox = $("fit"), fitLines = $("fit-lines"), verdict = $("verdict");
+  var MAX = BigInt(model.max_context), LIMIT = model.model_max === null ? null : BigInt(model.model_max);
 
   function ceil(a, b) { return (a + b - 1n) / b; }
   function gcd(a, b) { while (b) { var r = a % b; a = b; b = r; } return a; }
@@ -74,63 +71,135 @@
   }
 
   function digits(n) { return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
-  var UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];
-  /* Bytes as registry calc prints them: exact, then in the largest binary unit that keeps it >= 1. */
-  function bytes(n) {
-    var unit = "B", size = 1n;
-    UNITS.forEach(function (name, i) {
-      var candidate = 1n << BigInt(10 * (i + 1));
-      if (n >= candidate) { unit = name; size = candidate; }
-    });
-    var text = digits(n) + " B";
-    if (unit === "B") return text;
-    var scaled = n % size === 0n ? digits(n / size) : (Number(n) / Number(size)).toLocaleString("en-US",
-      { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    return text + " (" + scaled + " " + unit + ")";
+  /* Bytes in the largest binary unit that keeps them >= 1, as format_bytes in registry/engine/units.py
+   * writes them: whole when exact, else one decimal of the nearest double, a tie to the even digit. */
+  function unit(n) {
+    var i = 0;
+    while (i < 5 && n >= 1n << BigInt(10 * i + 10)) i++;
+    var size = 1n << BigInt(10 * i), name = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"][i];
+    if (n % size === 0n) return digits(n / size) + " " + name;
+    var x = Number(n) / Number(size), text = x * 4 % 4 === 1 ? Math.floor(x) + ".2" : x.toFixed(1);
+    var dot = text.indexOf(".");
+    return digits(BigInt(text.slice(0, dot))) + text.slice(dot) + " " + name;
   }
+  function bytes(n) { return digits(n) + " B" + (n < 1024n ? "" : " (" + unit(n) + ")"); }
+  function both(n) { return digits(n) + " B = " + unit(n); }
   function exactText(value) {
     return value[1] === 1n ? value[0].toString() : value[0] + "/" + value[1];
   }
 
+  /* A context as registry reads it (parse_context): 131072, 131,072, 128K or 1M, at most the maximum. */
+  function context(text) {
+    var m = /^ *([1-9][0-9]{0,2}(?:,[0-9]{3})+|[1-9][0-9]*) *([kKmM]?) *$/.exec(text);
+    if (!m) return null;
+    var n = BigInt(m[1].replace(/,/g, "")) * { "": 1n, k: 1024n, m: 1048576n }[m[2].toLowerCase()];
+    return n <= MAX ? n : null;
+  }
   function whole(input) {
     var text = input.value.trim();
     if (!/^[0-9]+$/.test(text)) return null;
     var n = BigInt(text);
-    return n >= 1n && n <= BigInt(input.max) ? n : null;
+    return n >= 1n && n <= MAX ? n : null;
   }
 
   function show(message) {
     problem.textContent = message;
     problem.hidden = !message;
-    summary.hidden = !!message;
-    figures.hidden = !!message;
-    body.parentNode.hidden = !!message; /* the table */
+    [summary, figures, body.parentNode, fitBox].forEach(function (part) { part.hidden = !!message; });
+  }
+  function plural(n, word) { return digits(n) + " " + word + (n === 1n ? "" : "s"); }
+
+  /* registry fit's answer (registry/results/fit.py): the lines of its derivation, without calc's. */
+  function fit(groups, t, batch, units, hardware, weights) {
+    var device = fraction(hardware.device_bytes), memory = units * BigInt(hardware.devices) * device[0] / device[1];
+    var w = weights.bytes === null ? null : BigInt(weights.bytes), room = memory - (w || 0n);
+    var lines = [["memory", both(memory)],
+      ["weights", w === null ? "not subtracted (no parameter count)" : both(w)],
+      ["room for the cache", room >= 0n ? "memory − weights = " + both(room)
+        : "none, the weights alone exceed the memory by " + unit(-room)]];
+    if (LIMIT && t > LIMIT) lines.push(["context", digits(t) + " tokens, beyond the model's maximum of " + digits(LIMIT) + " tokens"]);
+    if (typeof groups === "string") return { lines: lines.concat([["cache", "not computable (" + groups + ")"]]) };
+    function total(n, b) { return count(groups, n, b).sums.total; }
+    var one = total(t, 1n), cache = one * batch, fits = cache <= room;
+    var largest = one ? (room > 0n ? room : 0n) / one : 0n;
+    lines.push(["one sequence of " + digits(t) + " tokens", both(one)],
+      ["batch " + digits(batch), digits(batch) + " × " + digits(one) + " B = " + both(cache) +
+        (fits ? " ≤ room: fits" : " > room: does not fit")],
+      ["largest batch at " + digits(t) + " tokens", "⌊" + digits(room) + " ÷ " + digits(one) + "⌋ = " + digits(largest)]);
+    var top = LIMIT || MAX, longest = 0n, limit = "", at, text;
+    if (total(top, batch) <= room) {
+      longest = top;
+      limit = LIMIT ? "the model's maximum context" : total(top, batch) > total(top / 2n || 1n, batch) ?
+        "the registry's largest context" : "the cache stops growing";
+    } else if (total(1n, batch) <= room) {
+      var high = top;
+      longest = 1n;
+      while (high - longest > 1n) {
+        var middle = (longest + high) / 2n;
+        if (total(middle, batch) <= room) longest = middle; else high = middle;
+      }
+    }
+    if (longest === 0n) text = "none: the cache of one token does not fit";
+    else {
+      at = digits(total(longest, batch)) + " B ≤ room";
+      text = limit === "the cache stops growing" ? "any: the cache stops growing (" + at + ")"
+        : limit ? digits(longest) + " tokens, " + limit + " (" + at + ")"
+        : digits(longest) + " tokens (" + at + "; " + digits(longest + 1n) + " tokens need " +
+          digits(total(longest + 1n, batch)) + " B)";
+    }
+    lines.push(["longest context at batch " + digits(batch), text]);
+    return { lines: lines, fits: fits, weightsFit: room >= 0n, largest: largest, one: one, cache: cache };
   }
 
   function update() {
-    var t = whole(form.elements.context), batch = whole(form.elements.batch);
-    var layout = form.elements.layout.value, kv = form.elements.kv.value;
-    command.textContent = "registry calc --model " + model.model + " --context " + form.elements.context.value.trim() +
-      " --batch " + form.elements.batch.value.trim() + " --kv-dtype " + kv + " --layout " + layout;
-    if (t === null || batch === null) {
-      show("Context and batch are whole numbers from 1 to " + digits(BigInt(form.elements.context.max)) + ".");
+    var f = form.elements, t = context(f.context.value), batch = whole(f.batch), units = whole(f.count);
+    var layout = f.layout.value, kv = f.kv.value, weights = model.weights[f.weights.value];
+    var name = f.hardware.value, hardware = model.hardware[name];
+    var layouts = weights.variant ? model.variants[weights.variant] : model.layouts;
+    var extra = (f.weights.value ? " --weights " + f.weights.value : "") + " --kv-dtype " + kv + " --layout " + layout;
+    beyond.hidden = true;
+    if (t === null || batch === null || units === null) {
+      show("Context is written 131072, 131,072, 128K or 1M, up to " + digits(MAX) +
+        " tokens; batch and units are whole numbers from 1 to " + digits(MAX) + ".");
       return;
     }
-    var groups = model.layouts[layout].kv[kv];
-    if (typeof groups === "string") { show("No figure for " + layout + " with a " + kv + " KV cache: " + groups); return; }
-    show("");
-    summary.textContent = model.name + ": " + digits(batch) + (batch === 1n ? " sequence" : " sequences") +
-      " of " + digits(t) + " tokens, " + kv + " KV cache, laid out as " + model.layouts[layout].title + ".";
+    var settings = " --context " + t + " --batch " + batch;
+    $("calc").textContent = "registry calc --model " + model.model + settings + extra;
+    if (LIMIT && t > LIMIT) {
+      beyond.textContent = digits(t) + " tokens is beyond the model's maximum of " + digits(LIMIT) +
+        " tokens: no sequence this long runs on it.";
+      beyond.hidden = false;
+    }
+    var groups = layouts[layout].kv[kv];
+    show(typeof groups === "string" ? "No figure for " + layout + " with a " + kv + " KV cache: " + groups : "");
+    fitBox.hidden = !hardware;
+    if (hardware) {
+      var answer = fit(groups, t, batch, units, hardware, weights), on = digits(units) + " × " + hardware.name;
+      $("fit-command").textContent = "registry fit --model " + model.model + " --hardware " + name +
+        " --count " + units + settings + extra;
+      fitLines.textContent = "";
+      answer.lines.forEach(function (line) {
+        fitLines.appendChild(document.createElement("dt")).textContent = line[0];
+        fitLines.appendChild(document.createElement("dd")).textContent = line[1];
+      });
+      verdict.textContent = (answer.one === undefined ? "No answer: the cache is not computable." :
+        !answer.weightsFit ? "Does not fit: the weights alone exceed the memory of " + on + "." :
+        (answer.fits ? "Fits: the weights and " : "Does not fit: the weights fit, but not ") + "the cache of " +
+        plural(batch, "sequence") + " of " + digits(t) + " tokens on " + on + "; " +
+        plural(answer.largest, "sequence") + " of this context fit" + (beyond.hidden ? "." :
+        ", but the model runs no sequence this long."));
+      $("weights").textContent = "Weights: " + weights.says + ".";
+      verdict.setAttribute("data-fits", String(!!answer.fits));
+      fitBox.hidden = false;
+    }
+    if (typeof groups === "string") return;
+    summary.textContent = model.name + ": " + plural(batch, "sequence") + " of " + digits(t) + " tokens, " + kv +
+      " KV cache, laid out as " + layouts[layout].title + ".";
     var counted = count(groups, t, batch);
     Array.prototype.forEach.call(figures.querySelectorAll("dd"), function (cell) {
-      var name = cell.getAttribute("data-figure"), value = counted.sums[name];
-      if (name === "per-token") {
-        cell.setAttribute("data-bytes", exactText(value));
-        cell.textContent = value[1] === 1n ? bytes(value[0]) : exactText(value) + " B";
-      } else {
-        cell.setAttribute("data-bytes", value.toString());
-        cell.textContent = bytes(value);
-      }
+      var figure = cell.getAttribute("data-figure"), value = counted.sums[figure], perToken = figure === "per-token";
+      cell.setAttribute("data-bytes", perToken ? exactText(value) : value.toString());
+      cell.textContent = !perToken ? bytes(value) : value[1] === 1n ? bytes(value[0]) : exactText(value) + " B";
     });
     body.textContent = "";
     counted.rows.forEach(function (row) {
@@ -147,7 +216,7 @@
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
-  root.querySelector(".calculator-static").hidden = true;
+  $("static").hidden = true;
   form.hidden = false;
   result.hidden = false;
   update();
