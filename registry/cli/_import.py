@@ -176,15 +176,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from registry.authoring.importers.bench import import_bench  # lazy
-    from registry.authoring.importers.bench_record import BenchOptions  # lazy
+    from registry.authoring.importers.imported import BenchOptions  # lazy
+    from registry.authoring.importers.sources import import_source  # lazy
 
-    if args.repository or args.commit or args.file or args.results:
-        raise RegistryError(
-            "--repository, --commit, --file and --results describe an mlperf summary; cite a run with --url"
-        )
-    if not args.model:
-        raise RegistryError(f"registry import {args.source} needs --model: the model record the run served")
+    if args.results:
+        raise RegistryError("--results is a results tree of MLPerf runs; cite a run with --url")
     options = BenchOptions(
         model=args.model,
         hardware=args.hardware,
@@ -198,17 +194,27 @@ def _run_bench(args: argparse.Namespace) -> int:
         context=args.context,
         record_id=args.id,
         url=args.url,
+        speculative_method=args.speculative_method,
+        repository=args.repository,
+        commit=args.commit,
+        file=args.file,
     )
-    result = import_bench(registry_root(args), args.source, list(args.files), options)
+    result = import_source(registry_root(args), args.source, list(args.files), options)
     lines = [
-        f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, "
-        f"{len(result.unchanged)} unchanged"
+        f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     ]
     lines += [f"  new      records/{record_id}.yaml" for record_id in result.new]
     lines += [f"  changed  records/{record_id}.yaml" for record_id in result.changed]
+    lines += ["model of each run:", *(f"  {line}" for line in result.models)] if result.models else []
+    if result.unknown:
+        lines.append("keys no importer of this tool knows (not read; named in each record's comment):")
+        lines += [f"  {line}" for line in result.unknown]
     if result.drafts:
         lines.append(
             f"{len(result.drafts)} drafts: fill the fields their TODO comments name ('registry check' lists them)"
         )
+    if result.unmapped:
+        lines.append(f"not imported, {len(result.unmapped)} runs that cannot be mapped:")
+        lines += [f"{item.where}: {item.reason}" for item in result.unmapped]
     sys.stdout.write("\n".join(lines) + "\n")
-    return 0
+    return 1 if result.unmapped else 0
