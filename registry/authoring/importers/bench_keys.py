@@ -53,6 +53,7 @@ SETUP = {
     "model_id": "read as the model",
     "tokenizer_id": "the tokenizer",
     "best_of": "a sampling setting",
+    "use_beam_search": "a sampling setting",
     "num_prompts": "the prompts asked for (completed is stated)",
     "request_rate": "read as the offered load",
     "burstiness": "the arrivals' gamma shape (1: Poisson)",

@@ -78,7 +78,8 @@ def _stack(out: RunDraft, scenario: Node) -> None:
         count = engine.at("accelerator", "count").value * engine.get("replicas").value
         pools[engine.get("role").value] = pools.get(engine.get("role").value, 0) + count
     out.count = sum(pools.values()) or None
-    out.read.append(f"Accelerators: accelerator.count x replicas of each inference engine, by role: {pools}.")
+    by_role = ", ".join(f"{role} {count}" for role, count in pools.items())
+    out.read.append(f"Accelerators: accelerator.count x replicas of the inference engines, by role: {by_role}.")
     if "prefill" in pools and "decode" in pools:
         out.disaggregation = {
             "prefill_accelerators": pools["prefill"],

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.authoring.importers.mlperf_table import SourceError
-from registry.checker.load import load_text
+from registry.checker.load import located_load
 from registry.ids import record_id
 
 _HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
@@ -65,16 +65,19 @@ class ModelCatalog:
 
     repositories: dict[str, list[str]] = field(default_factory=dict)
     """Record id -> its ``hub_repositories`` and ``config_source.repository``."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Record id -> its ``name``."""
 
     @classmethod
     def read(cls, root: Path) -> ModelCatalog:
         catalog = cls()
         folder = root / "records" / "models"
         for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else ():
-            loaded = load_text(str(path), path.read_text(encoding="utf-8"))
+            loaded = located_load(str(path), path.read_text(encoding="utf-8"))
             data = loaded.document.data if loaded.document is not None else None
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 catalog.repositories[data["id"]] = _repositories(data)
+                catalog.names[data["id"]] = str(data.get("name") or "")
         return catalog
 
     def by_hub(self, hub: str) -> list[str]:
@@ -129,16 +132,33 @@ def _match(where: str, model: FileModel, catalog: ModelCatalog) -> tuple[str | N
     return None, f"{_named(model)} names no model record's repository"
 
 
+def _squeezed(text: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", text.lower())
+
+
 def _contradicts(model: FileModel, chosen: str, catalog: ModelCatalog) -> str | None:
-    """Why the file's Hub repository cannot be the chosen record's model, or None."""
+    """Why the file's model cannot be the chosen record's, or None: it is another record's repository;
+    or its name neither begins with one of the chosen record's repository names (a checkpoint of it is
+    ``...-Instruct-FP8``) nor, where the record states no repository, holds the record's name or is
+    held in it (letter case, spaces and dashes aside)."""
     hub = model.hub
     repos = catalog.repositories.get(chosen, [])
-    if hub is None or not repos or hub.lower() in (r.lower() for r in repos):
+    if hub is not None and hub.lower() in (r.lower() for r in repos):
         return None
-    name = hub.split("/")[-1].lower()
-    if any(name.startswith(r.split("/")[-1].lower()) for r in repos):
+    others = [rid for rid in catalog.by_hub(hub) if rid != chosen] if hub else []
+    if others:
+        return f"{_named(model)} is a Hub repository of {', '.join(others)}"
+    name = (hub.split("/")[-1] if hub else model.folder_name) or ""
+    if not name:
         return None
-    return f"{_named(model)} is not a repository of {chosen} ({', '.join(repos)})"
+    if repos:
+        if any(name.lower().startswith(r.split("/")[-1].lower()) for r in repos):
+            return None
+        return f"{_named(model)} is not a repository of {chosen} ({', '.join(repos)})"
+    own, theirs = _squeezed(catalog.names.get(chosen, "")), _squeezed(name)
+    if not own or own in theirs or theirs in own:
+        return None
+    return f"{_named(model)} is not {chosen}, whose name is {catalog.names[chosen]!r} (and which states no Hub repository)"
 
 
 def resolve_model(

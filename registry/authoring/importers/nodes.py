@@ -89,6 +89,8 @@ class Node:
             return None
         if isinstance(value, Decimal) and not value.is_finite():
             return None
+        if isinstance(value, float):
+            return Decimal(repr(value))  # a YAML file's float: its shortest text
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
             raise self.fail("a number")
         return value
