@@ -159,7 +159,11 @@ def _bad(tmp_path: Path, name: str, text: str) -> Path:
         ("vllm-bench", '{"date": "x", "backend": ', "bad.json:1:26: not JSON"),
         ("sglang-bench", SGLANG.read_text().splitlines()[0] + "\n{oops}\n", "bad.json:2:2: not JSON"),
         ("vllm-bench", '{"Organization": "x"}', "not a vllm bench serve result"),
-        ("sglang-bench", VLLM.read_text(), "this is a vllm bench serve result; use `registry import vllm-bench`"),
+        (
+            "sglang-bench",
+            VLLM.read_text(),
+            "this is a vllm bench serve result; use `registry import vllm-bench`",
+        ),
         (
             "vllm-bench",
             VLLM.read_text().replace('"p99_ttft_ms": 131.62', '"p99_ttft_ms": "fast"'),

@@ -175,7 +175,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--url", metavar="URL", help="where the result file is published")
     bench.add_argument(
-        "--speculative-method", metavar="NAME", help="the speculative decoding method (eagle3, mtp, ngram, ...)"
+        "--speculative-method",
+        metavar="NAME",
+        help="the speculative decoding method (eagle3, mtp, ngram, ...)",
     )
 
 

@@ -79,7 +79,9 @@ def _stack(out: RunDraft, scenario: Node) -> None:
         pools[engine.get("role").value] = pools.get(engine.get("role").value, 0) + count
     out.count = sum(pools.values()) or None
     by_role = ", ".join(f"{role} {count}" for role, count in pools.items())
-    out.read.append(f"Accelerators: accelerator.count x replicas of the inference engines, by role: {by_role}.")
+    out.read.append(
+        f"Accelerators: accelerator.count x replicas of the inference engines, by role: {by_role}."
+    )
     if "prefill" in pools and "decode" in pools:
         out.disaggregation = {
             "prefill_accelerators": pools["prefill"],
