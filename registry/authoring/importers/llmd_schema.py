@@ -17,6 +17,7 @@ of the value, saying what the schema wants there.
 
 from __future__ import annotations
 
+from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.nodes import Node
 
 SCHEMA = (
@@ -66,7 +67,7 @@ def _object(node: Node, closed: str | None = None, required: tuple[str, ...] = (
             )
     for key in required:
         if node.value.get(key) is None:
-            raise node.get(key).fail(f"present: the schema requires '{key}' ({SCHEMA})")
+            raise SourceError(f"{node.get(key).where}: absent, and the schema requires it ({SCHEMA})")
 
 
 def _string(node: Node) -> None:

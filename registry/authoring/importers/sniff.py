@@ -40,7 +40,7 @@ def _object(value: Any) -> str | None:
         return "guidellm"
     if {"load_summary", "successes", "failures"} <= value.keys():
         return "inference-perf"
-    if isinstance(value.get("version"), str) and {"run", "results"} <= value.keys():
+    if isinstance(value.get("version"), str) and ("run" in value or "results" in value):
         return "llm-d"
     if isinstance(value.get("input_config"), dict):
         config = value["input_config"]
