@@ -89,7 +89,7 @@ def test_guidellm_versions_1_and_2_one_record_a_benchmark(root: Path) -> None:
 def test_a_guidellm_report_without_a_version_is_refused(root: Path, tmp_path: Path) -> None:
     old = tmp_path / "benchmarks.json"
     old.write_text(json.dumps({"benchmarks": [{"type_": "generative_benchmark"}], "args": {}}))
-    with pytest.raises(SourceError, match="metadata.version 1 .* and 2 .* are read"):
+    with pytest.raises(SourceError, match=r"metadata.version 1 .* and 2 .* are read"):
         import_source(root, "guidellm", [old], ON_H100)
 
 
