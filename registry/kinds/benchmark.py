@@ -19,6 +19,7 @@ from registry.kinds.fields import (
     ContextTokens,
     Dtype,
     RecordId,
+    ResultSource,
     ShortText,
     Strict,
     check_quantity,
@@ -131,12 +132,8 @@ class Disaggregation(Strict):
 
 
 class Speculative(Strict):
-    """Speculative decoding as the run used it: a step may yield up to ``1 + draft_tokens`` tokens."""
-
     method: ShortText | None = Field(
-        default=None,
-        description="The speculative decoding method: eagle3, mtp, ngram, draft-model, ...; null when "
-        "the source does not name it.",
+        default=None, description="The method: eagle3, mtp, ngram, draft-model, ...; null when not stated."
     )
     draft_tokens: Count | None = Field(
         default=None,
@@ -272,18 +269,7 @@ class Provenance(Strict):
         }
     )
 
-    source: Literal[
-        "mlperf",
-        "vllm-bench",
-        "sglang-bench",
-        "guidellm",
-        "genai-perf",
-        "aiperf",
-        "inference-perf",
-        "llm-d",
-        "inferencex",
-        "manual",
-    ] = Field(
+    source: ResultSource = Field(
         description="The tool or publication the result was read from; manual for a hand-written record."
     )
     repository: ShortText | None = Field(default=None, description="owner/name of the source repository.")
