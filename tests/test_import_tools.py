@@ -133,6 +133,10 @@ def test_inference_perf_generations_and_a_prometheus_report(root: Path) -> None:
         200,
         62,
     )  # prompt_len, output_len
+    # a report without the server's output_tokens divided its TPOT by a doubled client re-count
+    assert not any(m[0] == "tpot" for m in _metrics(old))
+    assert ("tpot", "mean", "request", "0.0075 s") in _metrics(new)
+    assert not any(m[0] == "itl" for r in (old, new) for m in _metrics(r))  # a chunk's tokens share a time
     assert new["scenario"] == "sweep-point" and new["sweep"]["value"] == 32
     assert new["workload"]["input_tokens"] == 2048  # prompt_tokens
     text = "".join(p.read_text() for p in (root / "records" / "benchmarks").glob("*.yaml"))

@@ -175,6 +175,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--url", metavar="URL", help="where the result file is published")
     bench.add_argument(
+        "--notes", metavar="MARKDOWN", help="the record's notes: what the file does not say, and its sources"
+    )
+    bench.add_argument(
+        "--cite",
+        metavar="'TITLE URL'",
+        action="append",
+        help="a further source of what the options say (a manifest, a datasheet); repeatable",
+    )
+    bench.add_argument(
         "--speculative-method",
         metavar="NAME",
         help="the speculative decoding method (eagle3, mtp, ngram, ...)",
@@ -235,6 +244,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         repository=args.repository,
         commit=args.commit,
         file=args.file,
+        notes=args.notes,
+        cite=tuple(args.cite or ()),
     )
     result = import_source(registry_root(args), args.source, list(args.files), options)
     lines = [

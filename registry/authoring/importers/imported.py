@@ -49,6 +49,9 @@ class BenchOptions:
     repository: str | None = None
     commit: str | None = None
     file: str | None = None
+    notes: str | None = None
+    cite: tuple[str, ...] = ()
+    """Further sources of what the options say (a manifest, a datasheet): ``TITLE URL`` or a URL."""
 
 
 @dataclass
@@ -228,6 +231,7 @@ def build_record(root: Path, run: RunDraft, options: BenchOptions, models: Model
     fields["sources"] = _sources(run, options)
     related = [model, *([hardware] if hardware else []), *([engine] if engine else [])]
     fields["related"] = list(dict.fromkeys(related))
+    fields |= {"notes": options.notes} if options.notes else {}
     fields["tags"] = [run.source]
     missing = [_TODO[name] for name in _TODO if name not in fields]
     return Planned(
@@ -239,9 +243,16 @@ def _sources(run: RunDraft, options: BenchOptions) -> Any:
     citation: dict[str, Any] = {"title": f"{run.command} result {run.path.name}"[:200]}
     citation |= {"file": options.file or run.path.name}
     citation |= {"revision": options.commit} if options.commit else {}
+    further = [_citation(text) for text in options.cite]
     if options.url:
-        return [{"url": options.url} | citation]
+        return [{"url": options.url} | citation, *further]
     return Todo("where the result file is published (--url)", [])
+
+
+def _citation(text: str) -> dict[str, str]:
+    """``TITLE URL`` (or a bare URL, titled by its last path component) as a source entry."""
+    title, _, url = text.strip().rpartition(" ")
+    return {"title": (title.strip() or url.rstrip("/").rsplit("/", 1)[-1] or url)[:200], "url": url}
 
 
 def _comments(

@@ -13,6 +13,14 @@ concurrency level); ``successes.latency`` the distributions (``mean``, ``min``, 
 ``inter_token_latency`` and ``normalized_time_per_output_token`` in seconds; ``successes.throughput``
 the tokens and requests per second over the stage.
 
+Two latencies are not stated. ``inter_token_latency`` gives every token of a streamed chunk the chunk's
+arrival time, so its gaps within a chunk are 0 and its distribution is not one of decode steps. And a
+report written before ``successes.output_tokens`` (the server's count, 92a6e60, with the chunk counting
+fixed in d8e2275, inference-perf issue #564) divides ``time_per_output_token`` by a client re-count that
+a tokenizer adding a BOS to every chunk roughly doubles: its TPOT is not stated either (the demo's
+Llama 3.1 8B reports, with 0.48 s requests of 63 tokens after a 33 ms TTFT, give 3.5 ms, half the 7.1 ms
+a token those requests took).
+
 The file names neither the model nor the server: give them as options. A summary file pools every stage
 of a sweep, so it is one measurement at no single load (its scenario is left unset and its workload says
 so).
@@ -33,9 +41,20 @@ from registry.authoring.importers.sniff import identify, other_tool
 LATENCIES = {
     "time_to_first_token": "ttft",
     "time_per_output_token": "tpot",
-    "inter_token_latency": "itl",
     "request_latency": "e2e_latency",
 }
+NOT_STATED_LATENCIES = {
+    "normalized_time_per_output_token": "request latency over output tokens: no such figure",
+    "inter_token_latency": (
+        "the gaps between tokens as the client re-counts streamed chunks: the tokens of one chunk share its "
+        "arrival time, so the gaps within a chunk are 0 and the distribution is not of decode steps"
+    ),
+}
+BEFORE_SERVER_COUNTS = (
+    "written before inference-perf counted output tokens as the server does (successes.output_tokens, "
+    "92a6e60 and d8e2275, issue #564): it divided by a client re-count that a tokenizer prepending a BOS "
+    "to every streamed chunk (Llama, Gemma, Mistral) roughly doubles"
+)
 THROUGHPUTS = {
     "requests_per_sec": ("request_throughput", "req/s"),
     "output_tokens_per_sec": ("output_throughput", "tok/s"),
@@ -101,11 +120,15 @@ def _lengths(out: RunDraft, successes: Node) -> None:
 
 def _figures(out: RunDraft, successes: Node) -> None:
     latency = successes.get("latency")
+    counted = successes.get("output_tokens").value is not None
     for key, metric in LATENCIES.items():
+        if key == "time_per_output_token" and not counted and latency.get(key).value is not None:
+            out.not_stated.append(f"latency/{key} ({BEFORE_SERVER_COUNTS})")
+            continue
         add_statistics(out, latency.get(key), metric, "request", "s")
     for key in latency.names():
-        if key == "normalized_time_per_output_token":
-            out.not_stated.append(f"latency/{key} (request latency over output tokens: no such figure)")
+        if key in NOT_STATED_LATENCIES:
+            out.not_stated.append(f"latency/{key} ({NOT_STATED_LATENCIES[key]})")
         elif key not in LATENCIES:
             out.unknown.append(plain(f"successes/latency/{key}", 80))
     throughput = successes.get("throughput")
