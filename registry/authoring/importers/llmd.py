@@ -17,6 +17,8 @@ output lengths.
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,9 @@ from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.model_match import FileModel, plain
 from registry.authoring.importers.nodes import Node, add_statistics
 from registry.authoring.importers.sniff import identify, other_tool
+from registry.checker.builder import EventBuilder, Refused
 from registry.checker.load import load_text
+from registry.checker.yaml_rules import resolve_plain
 from registry.reading import read_regular
 
 UNITS = {"s": "s", "ms": "ms", "s/token": "s", "ms/token": "ms", "tokens/s": "tok/s", "queries/s": "req/s"}
@@ -161,6 +165,24 @@ def _report(path: Path, value: Any, source: str) -> RunDraft:
     return out
 
 
+class _ReportBuilder(EventBuilder):
+    """The records' YAML builder, but ``.inf`` and ``.nan`` stay numbers: a report may say so
+    (llm-d-benchmark's own ``br_v0_2_example.yaml`` writes ``concurrency: .inf``), and the importer
+    reads no such value as a figure."""
+
+    def scalar(self, event: Any, pointer: str) -> Any:
+        try:
+            return super().scalar(event, pointer)
+        except Refused:
+            value = resolve_plain(event.value) if _NON_FINITE.fullmatch(event.value) else None
+            if isinstance(value, float) and not math.isfinite(value):
+                return value
+            raise
+
+
+_NON_FINITE = re.compile(r"[-+]?\.(inf|Inf|INF|nan|NaN|NAN)")
+
+
 def _read(path: Path) -> Any:
     """A report as JSON, or as YAML (llm-d-benchmark writes both) with the registry's safe loader."""
     if path.suffix.lower() not in (".yaml", ".yml"):
@@ -169,7 +191,7 @@ def _read(path: Path) -> Any:
         text = read_regular(path, MAX_BYTES).decode("utf-8")
     except UnicodeDecodeError as error:
         raise SourceError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    loaded = load_text(str(path), text)
+    loaded = load_text(str(path), text, builder_class=_ReportBuilder)
     if loaded.document is None:
         first = loaded.diagnostics[0]
         raise SourceError(f"{path}:{first.line}:{first.column}: not YAML: {first.message}")
