@@ -4,6 +4,7 @@ decoding, SGLang's server_info, a fixed-concurrency run and the per-line engine 
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -211,3 +212,17 @@ def test_every_generation_with_its_options_checks_clean(root: Path) -> None:
     paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
     assert len(paths) == 5
     assert [d for d in check(root, paths).diagnostics if d.severity == "error"] == []
+
+
+def test_hostile_keys_and_values_stay_inside_one_comment_line(root: Path, tmp_path: Path) -> None:
+    values = json.loads((BENCH / "vllm-8qps-llama.json").read_text())
+    values |= {f"extra\n{i}\u202e": i for i in range(200)}
+    values["backend"] = "openai\n# injected: true"
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(values))
+    result = import_bench(root, "vllm-bench", [hostile], OPTIONS)
+    (path,) = (root / "records" / "benchmarks").glob("*.yaml")
+    text = path.read_text(encoding="utf-8")
+    assert "\u202e" not in text and "\n# injected" not in text
+    assert "and 160 more" in text and "and 160 more" in result.unknown[0]
+    assert _records(root)[0]["model"] == "models/llama-3.1-8b-instruct"

@@ -83,11 +83,12 @@ GuideLLM's synchronous is 'single-stream'. --scenario overrides it.
 
 What the file lacks comes from the options (--hardware with --count, --engine-version, --prefix-cache,
 --weights, --kv-cache, --context, --speculative-method, --url; --repository, --commit and --file cite
-a file read from a repository); an option the file contradicts is refused, naming both. The
-engine is the one the file names (the client backend, the framework, the stack's tool), else vLLM for
-vllm-bench. The id is --id, or the file's name with a digest of the run's text, so the same run keeps
-its id. A record still missing hardware, engine version, prefix-cache state or where it is published is
-a draft: those fields are left out with a TODO comment, and 'registry check' names each until filled.
+a file read from a repository, --cite each further source, --notes the record's notes); an option the
+file contradicts is refused, naming both. The engine is the one the file names (the client backend, the
+framework, the stack's tool), else vLLM for vllm-bench. The id is --id, or the file's name with a digest
+of the run's text, so the same run keeps its id. A record still missing hardware, engine version,
+prefix-cache state or where it is published is a draft: those fields are left out with a TODO comment,
+and 'registry check' names each until filled.
 
 Bad input is located and nothing is written: JSON that does not parse (FILE:LINE:COLUMN), a file of
 another tool (named: 'this is a GuideLLM benchmarks.json; use `registry import guidellm`'), a value of
@@ -107,7 +108,7 @@ examples:
   registry import guidellm benchmarks.json --hardware hardware/h100-sxm --count 1 --engine engines/vllm
   registry import inferencex agg_dsr1_fp8.json --url https://github.com/SemiAnalysisAI/InferenceX
 
-exit codes: 0 every LLM row (or run) imported, 1 some could not be mapped (listed; the others are written),
+exit codes: 0 every LLM row imported, 1 some rows could not be mapped (listed; the others are written),
 2 could not run (a bad file, with FILE:LINE; nothing is written).
 """
 

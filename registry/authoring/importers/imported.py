@@ -110,6 +110,16 @@ def stated(value: Number, unit: str) -> str:
     return f"{format(value, 'f') if isinstance(value, Decimal) and 'E' in text else text} {unit}"
 
 
+LISTED = 40
+"""The most key names a comment or a line of output lists; the rest are counted."""
+
+
+def named(keys: list[str]) -> str:
+    """``a, b, c`` for a few keys; ``a, ..., and 960 more`` for a file of thousands."""
+    shown = ", ".join(keys[:LISTED])
+    return shown if len(keys) <= LISTED else f"{shown}, and {len(keys) - LISTED} more"
+
+
 def default_id(run: RunDraft) -> str:
     """The file's name and a digest of the run's text, so the same run keeps its id."""
     digest = hashlib.sha256((f"{run.place}\n" if run.place else "").encode() + run.text.encode()).hexdigest()[
@@ -262,7 +272,7 @@ def _comments(
     if run.not_stated:
         metrics.append(f"Read but not stated: {'; '.join(run.not_stated)}.")
     if run.unknown:
-        metrics.append(f"Keys this importer does not know (not read): {', '.join(run.unknown)}.")
+        metrics.append(f"Keys this importer does not know (not read): {named(run.unknown)}.")
     comments: dict[str, tuple[str, ...]] = {
         "model": (model_note,),
         "workload": () if options.context else (_CONTEXT_NOTE,),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.authoring.importers.mlperf_table import SourceError
+from registry.checker.encoding import VALUE_FORBIDDEN
 from registry.checker.load import located_load
 from registry.ids import record_id
 
@@ -30,8 +31,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def plain(text: str, limit: int = 200) -> str:
-    """File text made safe for a one-line comment or message: control characters shown as ``?``."""
-    cleaned = _CONTROL.sub("?", text)
+    """File text made safe for a one-line comment or message: control characters, line breaks and the
+    characters a record may not hold (bidirectional overrides, ...) shown as ``?``."""
+    cleaned = VALUE_FORBIDDEN.sub("?", _CONTROL.sub("?", text))
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from registry.authoring.importers.imported import BenchOptions, RunDraft, build_record, default_id
+from registry.authoring.importers.imported import BenchOptions, RunDraft, build_record, default_id, named
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.model_match import ModelCatalog
 from registry.authoring.importers.writing import Planned, Written, write_records
@@ -65,7 +65,7 @@ def plan_runs(root: Path, runs: list[RunDraft], options: BenchOptions, result: R
         planned[rid] = (run, record)
         result.models.append(f"{run.where}: {record.fields['model']}: {record.comments['model'][0]}")
         if run.unknown:
-            result.unknown.append(f"{run.where}: {', '.join(run.unknown)}")
+            result.unknown.append(f"{run.where}: {named(run.unknown)}")
     return [record for _, record in planned.values()]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from registry.authoring.importers import bench, genai_perf, guidellm, inference_perf, inferencex, llmd
 from registry.authoring.importers.imported import BenchOptions, RunDraft
 from registry.authoring.importers.runs import RunsResult, import_runs
+from registry.errors import RegistryError
 
 Reader = Callable[[str, list[Path]], list[RunDraft]]
 
@@ -26,4 +27,8 @@ READERS: dict[str, Reader] = {
 
 def import_source(root: Path, source: str, paths: list[Path], options: BenchOptions) -> RunsResult:
     """Read every file of ``source``, then write its runs' records into the registry at ``root``."""
+    if options.file and len(paths) > 1:
+        raise RegistryError(
+            f"--file names one file's path in its repository, but {len(paths)} files are given"
+        )
     return import_runs(root, READERS[source](source, paths), options)
