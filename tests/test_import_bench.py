@@ -5,12 +5,13 @@ all-or-nothing on bad input."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from registry.authoring.importers.bench import import_bench
-from registry.authoring.importers.bench_record import BenchOptions
+from registry.authoring.importers.imported import BenchOptions
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.checker.load import load_text
 from registry.checker.pipeline import check
@@ -95,7 +96,7 @@ def test_vllm_keys_map_one_by_one(root: Path) -> None:
     )
     assert record["provenance"] == {"source": "vllm-bench", "file": VLLM.name}
     text = next((root / "records" / "benchmarks").glob("*.yaml")).read_text(encoding="utf-8")
-    assert "std_ttft_ms" in text and "p50_itl_ms" in text  # named as not stated
+    assert "std_ttft_ms (no such statistic)" in text and "p50_itl_ms (the median is stated)" in text
 
 
 def test_sglang_lines_map_one_record_each(root: Path) -> None:
@@ -106,7 +107,9 @@ def test_sglang_lines_map_one_record_each(root: Path) -> None:
         {"source": "sglang-bench", "file": SGLANG.name, "row": 2},
     ]
     first, second = records
-    assert (first["scenario"], second["scenario"]) == ("offline", "server")  # Infinity, then 4.0
+    # Infinity with max_concurrency 16 is a fixed-concurrency run, then 4.0 req/s
+    assert (first["scenario"], second["scenario"]) == ("sweep-point", "server")
+    assert first["sweep"] == {"parameter": "concurrency", "value": 16}
     assert first["workload"] == first["workload"] | {
         "dataset": "random", "input_tokens": 1024, "output_tokens": 256, "lengths": "fixed",
         "requests": 500, "concurrency": 16,
@@ -156,7 +159,11 @@ def _bad(tmp_path: Path, name: str, text: str) -> Path:
         ("vllm-bench", '{"date": "x", "backend": ', "bad.json:1:26: not JSON"),
         ("sglang-bench", SGLANG.read_text().splitlines()[0] + "\n{oops}\n", "bad.json:2:2: not JSON"),
         ("vllm-bench", '{"Organization": "x"}', "not a vllm bench serve result"),
-        ("sglang-bench", VLLM.read_text(), "not a sglang.bench_serving result"),
+        (
+            "sglang-bench",
+            VLLM.read_text(),
+            "this is a vllm bench serve result; use `registry import vllm-bench`",
+        ),
         (
             "vllm-bench",
             VLLM.read_text().replace('"p99_ttft_ms": 131.62', '"p99_ttft_ms": "fast"'),
@@ -184,8 +191,8 @@ def test_the_command_exits_2_on_bad_input_and_needs_model(
 ) -> None:
     bad = _bad(tmp_path, "bad.json", "[1, 2]")
     assert main(["import", "--root", str(root), "vllm-bench", str(bad), "--model", MODEL]) == 2
-    assert main(["import", "--root", str(root), "vllm-bench", str(VLLM)]) == 2
-    assert "--model" in capsys.readouterr().err
+    assert main(["import", "--root", str(root), "sglang-bench", str(SGLANG)]) == 2
+    assert "does not name its model; give the model record with --model" in capsys.readouterr().err
     with pytest.raises(RegistryError, match="not a record id"):
         import_bench(root, "vllm-bench", [VLLM], BenchOptions(model=MODEL, record_id="benchmarks/../x"))
 
@@ -215,13 +222,15 @@ the peak number of requests in flight."""
 
 
 def test_sglangs_newer_writer_and_a_replayed_trace(root: Path) -> None:
-    import_bench(root, "sglang-bench", [SGLANG_TRACE], FULL)
+    import_bench(root, "sglang-bench", [SGLANG_TRACE], replace(FULL, engine_version=None, model=None))
     (record,) = _records(root).values()
     assert record["scenario"] == "server"  # arrivals spread over time, at the trace's own times
     workload = record["workload"]
     assert isinstance(workload, dict) and "request_rate" not in workload
     assert "times the dataset's trace gives" in workload["description"]
     assert "max_concurrent_requests 37" in workload["description"]
+    assert record["engine_version"] == "0.0.0-fixture"  # server_info's version
+    assert record["model"] == MODEL  # server_info's model_path
     assert "arrivals as traced" in str(record["title"])
     assert ("output_throughput", "max", "system", "2210.0 tok/s") in _metrics(record)
     assert ("ttft", "p90", "request", "420.6 ms") in _metrics(record)

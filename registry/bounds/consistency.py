@@ -25,8 +25,10 @@ _SINGLE = ("value", "mean")
 
 UNITS = {
     "output_throughput": "tok/s",
+    "input_throughput": "tok/s",
     "total_throughput": "tok/s",
     "goodput": "tok/s",
+    "request_goodput": "req/s",
     "power": "W",
     "memory": "B",
 }

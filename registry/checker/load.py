@@ -104,13 +104,19 @@ def ruamel_events(text: str) -> Iterable[Any]:
     return events
 
 
-def load_text(path: str, text: str, events: EventSource = ruamel_events) -> LoadResult:
-    """Load one record's text: exactly one document whose root is a mapping."""
+def load_text(
+    path: str,
+    text: str,
+    events: EventSource = ruamel_events,
+    builder_class: type[EventBuilder] = EventBuilder,
+) -> LoadResult:
+    """Load one record's text: exactly one document whose root is a mapping. ``builder_class`` lets a
+    reader of other YAML files (an imported report) relax what only records must keep."""
     if not text.strip() or all(
         line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()
     ):
         return LoadResult(None, [syntax.EMPTY.diagnostic(path, 1, 1, "the file holds no YAML document")])
-    builder = EventBuilder(path)
+    builder = builder_class(path)
     try:
         stream = iter(events(text))
         documents: list[Any] = []

@@ -9,6 +9,18 @@ from pathlib import Path
 from registry.cli._common import registry_root
 from registry.errors import RegistryError
 
+SOURCES = (
+    "mlperf",
+    "vllm-bench",
+    "sglang-bench",
+    "guidellm",
+    "genai-perf",
+    "aiperf",
+    "inference-perf",
+    "llm-d",
+    "inferencex",
+)
+
 DESCRIPTION = """\
 Turn published benchmark results into benchmark records (schema version 2) under records/benchmarks/.
 
@@ -43,27 +55,44 @@ Every file is read and checked before anything is written: a malformed row, a wr
 that is not a number, a file of another tool or a malformed log summary is reported as FILE:LINE and
 nothing changes.
 
-SOURCE vllm-bench reads the JSON that 'vllm bench serve --save-result' writes (one run a file, or one
-a line with --append-result);
-sglang-bench the JSONL of 'python -m sglang.benchmark.serving --output-file' or of the older
-'python -m sglang.bench_serving' (one run a line, one record a line). The throughputs (req/s, tok/s)
-and the latency statistics (TTFT, TPOT, ITL, E2E: mean, median, max and the percentiles p90, p95, p99,
-p99.9, in ms as the file writes them) become metrics, unconverted; the completed requests, concurrency
-cap, request rate, dataset and lengths the workload; the file and line the provenance. What the file
-lacks comes from the options: --model (required), --hardware with --count, --engine-version,
---prefix-cache, --url (where the result is published), the precisions. The scenario is 'server' when
-the file states a finite request_rate (requests arrive at that rate) or 'trace' (requests sent at the
-times the dataset's trace gives), and 'offline' when it is inf (every request is sent at once, whatever
-the concurrency cap);
---scenario overrides it. The engine is vLLM for vllm-bench, and for sglang-bench the one the client backend names
-(sglang*, vllm*); --engine overrides it. The id is --id, or the file's name with a digest of the run's
-text, so the same run keeps its id. Without --hardware/--count, --engine-version, --prefix-cache or
---url, the record is a draft: those fields are left out with a TODO comment, and 'registry check' names
-each until it is filled.
+The files serving tools write, one record per run, each SOURCE its tool:
+  vllm-bench      'vllm bench serve --save-result' (and benchmarks/benchmark_serving.py since 2024):
+                  one JSON object, or one a line with --append-result
+  sglang-bench    'python -m sglang.benchmark.serving' / 'sglang.bench_serving' --output-file: JSONL
+  guidellm        GuideLLM's benchmarks.json (metadata.version 1 or 2): one record per benchmark
+  genai-perf      profile_export_genai_perf.json, and AIPerf's profile_export_aiperf.json (also 'aiperf')
+  inference-perf  inference-perf's stage_<N>_ or summary_lifecycle_metrics.json
+  llm-d           an llm-d Benchmark Report v0.2 (JSON or YAML), checked against its schema first
+  inferencex      InferenceX's aggregated rows: an agg_*.json row or the collected array of them
+Every figure is copied with the unit the file gives it (nothing is converted); a key the importer does
+not know is named, in the output and in the record's comment, never dropped in silence.
 
-Bad input is located and nothing is written: JSON that does not parse (FILE:LINE:COLUMN), a JSON of
-another tool (the keys its writer always writes that it lacks), a value of the wrong type (its JSON
-pointer, e.g. FILE:3: /mean_ttft_ms).
+What the file says about itself is read: the model (vLLM's model_id, SGLang's server_info.model_path,
+a Hub cache folder .../models--ORG--NAME/snapshots/REV/, GuideLLM's backend model, ...) is matched to the
+model record whose hub_repositories (or Hub config_source.repository) holds it, and the output says
+which record and why; --model names the record instead, and a file that names another model is refused,
+naming both. The mean input and output lengths are the file's own (vLLM's total_input_tokens /
+completed). SGLang's server_info gives tensor, data, pipeline and expert parallelism, the version, the KV
+format and speculative decoding; vLLM's spec_decode_* keys the tokens drafted a step and the acceptance
+length. A line's 'framework' key (written by --metadata framework=...) names its engine.
+
+How load was offered is the scenario: a finite request rate is 'server'; a fixed concurrency (vLLM's
+max_concurrency with request_rate inf, GuideLLM's concurrent, genai-perf's concurrency) is
+'sweep-point' with sweep.parameter concurrency; every request at once with no cap is 'offline';
+GuideLLM's synchronous is 'single-stream'. --scenario overrides it.
+
+What the file lacks comes from the options (--hardware with --count, --engine-version, --prefix-cache,
+--weights, --kv-cache, --context, --speculative-method, --url; --repository, --commit and --file cite
+a file read from a repository, --cite each further source, --notes the record's notes); an option the
+file contradicts is refused, naming both. The engine is the one the file names (the client backend, the
+framework, the stack's tool), else vLLM for vllm-bench. The id is --id, or the file's name with a digest
+of the run's text, so the same run keeps its id. A record still missing hardware, engine version,
+prefix-cache state or where it is published is a draft: those fields are left out with a TODO comment,
+and 'registry check' names each until filled.
+
+Bad input is located and nothing is written: JSON that does not parse (FILE:LINE:COLUMN), a file of
+another tool (named: 'this is a GuideLLM benchmarks.json; use `registry import guidellm`'), a value of
+the wrong type (its JSON pointer, e.g. FILE: /benchmarks/0/metrics).
 """
 
 EPILOG = """\
@@ -75,7 +104,9 @@ examples:
 
   registry import vllm-bench result.json --model models/llama-3.1-8b --hardware hardware/h100-sxm \\
       --count 1 --engine-version 0.11.0 --prefix-cache cold --url https://example.org/result.json
-  registry import sglang-bench runs.jsonl --model models/llama-3.1-8b
+  registry import sglang-bench runs.jsonl --hardware hardware/b200 --count 8
+  registry import guidellm benchmarks.json --hardware hardware/h100-sxm --count 1 --engine engines/vllm
+  registry import inferencex agg_dsr1_fp8.json --url https://github.com/SemiAnalysisAI/InferenceX
 
 exit codes: 0 every LLM row imported, 1 some rows could not be mapped (listed; the others are written),
 2 could not run (a bad file, with FILE:LINE; nothing is written).
@@ -85,18 +116,18 @@ exit codes: 0 every LLM row imported, 1 some rows could not be mapped (listed; t
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "source",
-        choices=("mlperf", "vllm-bench", "sglang-bench"),
+        choices=SOURCES,
         metavar="SOURCE",
-        help="the kind of file: mlperf, vllm-bench or sglang-bench",
+        help="the kind of file: " + ", ".join(SOURCES),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="the files to import")
     parser.add_argument(
         "--repository",
         metavar="OWNER/NAME",
-        help="the repository that publishes the files (default: README.md)",
+        help="the repository that publishes the files (mlperf default: README.md)",
     )
     parser.add_argument(
-        "--commit", metavar="SHA", help="the commit the files were read at (default: README.md)"
+        "--commit", metavar="SHA", help="the commit the files were read at (mlperf default: README.md)"
     )
     parser.add_argument(
         "--file", metavar="PATH", help="the files' path in that repository (default: README.md)"
@@ -118,8 +149,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="mlperf: the commit --results was read at (default: its README.md)",
     )
 
-    bench = parser.add_argument_group("vllm-bench and sglang-bench")
-    bench.add_argument("--model", metavar="ID", help="the model record the run served (required)")
+    bench = parser.add_argument_group("the serving tools' files (every SOURCE but mlperf)")
+    bench.add_argument(
+        "--model", metavar="ID", help="the model record the runs served (default: the one the file names)"
+    )
     bench.add_argument("--hardware", metavar="ID", help="the hardware record of the accelerators")
     bench.add_argument("--count", metavar="N", type=int, help="how many accelerators served the run")
     bench.add_argument("--engine", metavar="ID", help="the engine record (default: from the backend)")
@@ -142,6 +175,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--id", metavar="ID", help="the record's id, for a single run (default: file and digest)"
     )
     bench.add_argument("--url", metavar="URL", help="where the result file is published")
+    bench.add_argument(
+        "--notes", metavar="MARKDOWN", help="the record's notes: what the file does not say, and its sources"
+    )
+    bench.add_argument(
+        "--cite",
+        metavar="'TITLE URL'",
+        action="append",
+        help="a further source of what the options say (a manifest, a datasheet); repeatable",
+    )
+    bench.add_argument(
+        "--speculative-method",
+        metavar="NAME",
+        help="the speculative decoding method (eagle3, mtp, ngram, ...)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,15 +223,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from registry.authoring.importers.bench import import_bench  # lazy
-    from registry.authoring.importers.bench_record import BenchOptions  # lazy
+    from registry.authoring.importers.imported import BenchOptions  # lazy
+    from registry.authoring.importers.sources import import_source  # lazy
 
-    if args.repository or args.commit or args.file or args.results:
-        raise RegistryError(
-            "--repository, --commit, --file and --results describe an mlperf summary; cite a run with --url"
-        )
-    if not args.model:
-        raise RegistryError(f"registry import {args.source} needs --model: the model record the run served")
+    if args.results:
+        raise RegistryError("--results is a results tree of MLPerf runs; cite a run with --url")
     options = BenchOptions(
         model=args.model,
         hardware=args.hardware,
@@ -198,17 +241,29 @@ def _run_bench(args: argparse.Namespace) -> int:
         context=args.context,
         record_id=args.id,
         url=args.url,
+        speculative_method=args.speculative_method,
+        repository=args.repository,
+        commit=args.commit,
+        file=args.file,
+        notes=args.notes,
+        cite=tuple(args.cite or ()),
     )
-    result = import_bench(registry_root(args), args.source, list(args.files), options)
+    result = import_source(registry_root(args), args.source, list(args.files), options)
     lines = [
-        f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, "
-        f"{len(result.unchanged)} unchanged"
+        f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     ]
     lines += [f"  new      records/{record_id}.yaml" for record_id in result.new]
     lines += [f"  changed  records/{record_id}.yaml" for record_id in result.changed]
+    lines += ["model of each run:", *(f"  {line}" for line in result.models)] if result.models else []
+    if result.unknown:
+        lines.append("keys no importer of this tool knows (not read; named in each record's comment):")
+        lines += [f"  {line}" for line in result.unknown]
     if result.drafts:
         lines.append(
             f"{len(result.drafts)} drafts: fill the fields their TODO comments name ('registry check' lists them)"
         )
+    if result.unmapped:
+        lines.append(f"not imported, {len(result.unmapped)} runs that cannot be mapped:")
+        lines += [f"{item.where}: {item.reason}" for item in result.unmapped]
     sys.stdout.write("\n".join(lines) + "\n")
-    return 0
+    return 1 if result.unmapped else 0

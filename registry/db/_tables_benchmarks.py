@@ -86,7 +86,12 @@ BENCHMARKS = Table(
         _c("workload", "VARCHAR", "The workload's description."),
         _c("metric_count", "INTEGER", "How many metrics the record states."),
         _c("accuracy", "JSON", "Accuracy results: [{metric, value, target, target_value, passed}]."),
-        _c("source", "VARCHAR", "Where the result was read: mlperf, vllm-bench, sglang-bench or manual."),
+        _c(
+            "source",
+            "VARCHAR",
+            "Where the result was read: mlperf, vllm-bench, sglang-bench, guidellm, genai-perf, aiperf, "
+            "inference-perf, llm-d, inferencex, or manual for a hand-written record.",
+        ),
         _c("source_repository", "VARCHAR", "The source repository (owner/name)."),
         _c("source_file", "VARCHAR", "The file inside it."),
         _c("source_commit", "VARCHAR", "The commit it was read at."),
@@ -116,7 +121,8 @@ BENCHMARK_METRICS = Table(
         _c(
             "metric",
             "VARCHAR",
-            "ttft, tpot, itl, e2e_latency, output_throughput, total_throughput, goodput, "
+            "ttft, tpot, itl, e2e_latency, output_throughput, input_throughput, total_throughput, goodput, "
+            "request_goodput, "
             "request_throughput, sample_throughput, query_throughput, accuracy, power, energy_per_token or memory.",
         ),
         _c(

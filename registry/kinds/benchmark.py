@@ -19,6 +19,7 @@ from registry.kinds.fields import (
     ContextTokens,
     Dtype,
     RecordId,
+    ResultSource,
     ShortText,
     Strict,
     check_quantity,
@@ -35,8 +36,10 @@ MetricName = Literal[
     "itl",
     "e2e_latency",
     "output_throughput",
+    "input_throughput",
     "total_throughput",
     "goodput",
+    "request_goodput",
     "request_throughput",
     "sample_throughput",
     "query_throughput",
@@ -52,8 +55,10 @@ METRIC_DIMENSIONS: dict[str, tuple[Dimension, ...]] = {
     "itl": (Dimension.SECONDS,),
     "e2e_latency": (Dimension.SECONDS,),
     "output_throughput": (Dimension.TOKENS_PER_SECOND,),
+    "input_throughput": (Dimension.TOKENS_PER_SECOND,),
     "total_throughput": (Dimension.TOKENS_PER_SECOND,),
     "goodput": (Dimension.TOKENS_PER_SECOND,),
+    "request_goodput": (Dimension.REQUESTS_PER_SECOND,),
     "request_throughput": (Dimension.REQUESTS_PER_SECOND,),
     "sample_throughput": (Dimension.REQUESTS_PER_SECOND,),
     "query_throughput": (Dimension.REQUESTS_PER_SECOND,),
@@ -127,11 +132,20 @@ class Disaggregation(Strict):
 
 
 class Speculative(Strict):
-    method: ShortText = Field(
-        description="The speculative decoding method: eagle3, mtp, ngram, draft-model, ..."
+    method: ShortText | None = Field(
+        default=None, description="The method: eagle3, mtp, ngram, draft-model, ...; null when not stated."
     )
-    draft_tokens: Count | None = Field(default=None, description="Tokens drafted per step.")
+    draft_tokens: Count | None = Field(
+        default=None,
+        description="Tokens drafted per step beyond the one a step always yields, so a step yields at "
+        "most 1 + draft_tokens (vLLM's num_speculative_tokens; SGLang's speculative_num_draft_tokens - 1).",
+    )
     draft_model: ShortText | None = None
+    acceptance_length: Annotated[float, Field(ge=1, le=1000)] | None = Field(
+        default=None,
+        description="Measured mean tokens a verification step yielded, the bonus token included "
+        "(vLLM's spec_decode_acceptance_length, SGLang's accept_length).",
+    )
 
 
 class System(Strict):
@@ -255,7 +269,9 @@ class Provenance(Strict):
         }
     )
 
-    source: Literal["mlperf", "vllm-bench", "sglang-bench", "manual"]
+    source: ResultSource = Field(
+        description="The tool or publication the result was read from; manual for a hand-written record."
+    )
     repository: ShortText | None = Field(default=None, description="owner/name of the source repository.")
     file: ShortText | None = Field(default=None, description="The file inside it.")
     commit: Annotated[str, Field(pattern=r"^[0-9a-f]{7,40}$")] | None = None

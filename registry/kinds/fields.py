@@ -82,6 +82,19 @@ Dtype = Annotated[
         description="A numeric format: fp32, bf16, fp16, fp8 (e4m3/e5m2), int8, int4, fp4, or a llama.cpp block format such as q8_0.",
     ),
 ]
+ResultSource = Literal[
+    "mlperf",
+    "vllm-bench",
+    "sglang-bench",
+    "guidellm",
+    "genai-perf",
+    "aiperf",
+    "inference-perf",
+    "llm-d",
+    "inferencex",
+    "manual",
+]
+"""Where a benchmark result was read: MLPerf's tables, a serving tool's file, or by hand (``manual``)."""
 DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD.")]
 
 

@@ -211,6 +211,14 @@ class Model(Envelope):
         "import-config reads it (the config names its length in a field no serving engine reads, or "
         "the copy cited may not be the one the publisher serves); without it the two agree.",
     )
+    hub_repositories: list[Annotated[str, Field(pattern=REPOSITORY_PATTERN)]] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=20,
+        description="The model's repositories on the Hugging Face Hub (owner/name), as serving tools name "
+        "the model they ran (vLLM's model_id, SGLang's model_path): registry import matches a result "
+        "file's model to them and to config_source.repository. Each is cited by the record's sources.",
+    )
     config_source: ConfigSource | None = None
     config: dict[str, Any] | None = Field(
         default=None,

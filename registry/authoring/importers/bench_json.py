@@ -140,3 +140,13 @@ def read_jsonl(path: Path, required: tuple[str, ...], tool: str, text: str | Non
     if not runs:
         raise SourceError(f"{path}: no result lines")
     return runs
+
+
+def read_value(path: Path) -> tuple[str, Any]:
+    """The whole file as one JSON value of any type (the readers of tools that write nested objects or
+    arrays), numbers kept as written; a file that does not parse is refused with its place."""
+    text = _read(path)
+    try:
+        return text, json.loads(text, parse_float=Decimal, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise SourceError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
