@@ -170,11 +170,16 @@ def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[s
     real = _real_documents()
     documents = [data for data in real if data.get("kind") == kind]
     used = set().union(*(_uses(schema, data) for data in documents))
+    valid = validator_for(REPO, kind)
     for reference in sorted(_references(schema) - used):
         properties = schema["properties"].items()
         field = next(f for f, sub in properties if reference in _reached(schema, _references(sub)))
-        donor = next(data for data in real if data.get(field))
-        documents.append({**documents[0], field: donor[field]})
+        # The donor's value must be one this kind holds: a benchmark's workload has fields a
+        # kv-efficiency record's has not.
+        donated = (
+            {**documents[0], field: data[field]} for data in real if data.get(field) and data is not documents[0]
+        )
+        documents.append(next(document for document in donated if valid.is_valid(document)))
     return documents
 
 

@@ -153,14 +153,18 @@ def block(*parts: object, class_: str | None = None, searchable: bool = True) ->
     block-level tag through untouched up to its matching closing tag, blank lines inside included, so
     no Markdown syntax in record text is ever interpreted. When every part opens with a block-level
     tag the parts are passed as they are; otherwise (or with a ``class_``, or not ``searchable``) they
-    are wrapped in one ``<div>``, so that no part is ever read as Markdown. A block that is not
-    ``searchable`` carries ``data-search-exclude``: the site's search leaves it out of its index.
+    are wrapped in one element, so that no part is ever read as Markdown. A block that is not
+    ``searchable`` carries ``data-search-exclude``: the site's search leaves it out of its index. Its
+    wrapper is a ``<section>``, a tag no generated part holds inside it: the theme's search parser
+    compares elements by their tag alone, so an excluded ``<div>`` stopped being excluded at the first
+    ``</div>`` inside it (a calculator field's, a table's scroll box).
     """
     texts = [str(escape(part)) for part in parts if part != ""]
     if class_ is None and searchable and texts and all(_opens_block(text) for text in texts):
         return "\n" + "\n\n".join(texts) + "\n\n"
     opening = attrs({"class": class_, "data-search-exclude": not searchable})
-    return f"\n<div{opening}>{''.join(texts)}</div>\n\n"
+    tag = "div" if searchable else "section"
+    return f"\n<{tag}{opening}>{''.join(texts)}</{tag}>\n\n"
 
 
 def _opens_block(text: str) -> bool:

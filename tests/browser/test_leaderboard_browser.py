@@ -48,7 +48,7 @@ def test_the_leaderboard_sorts_and_its_chart_shows_each_system(watched: Watched,
     assert records() == ["b-two", "c-per-gpu", "a-eight", "d-hostile"]
     table.locator("th", has_text="TTFT p99").locator("button").click()
     assert records()[0] == "a-eight"  # the one record with the figure; the others have none
-    chart = page.locator("div.chart svg.registry-chart")
+    chart = page.locator(".chart svg.registry-chart")
     chart.wait_for(state="visible")
     assert chart.locator("rect").count() == 4
     chart.hover()

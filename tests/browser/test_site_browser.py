@@ -67,7 +67,7 @@ def test_following_a_wiki_link(watched: Watched, site_url: str) -> None:
     page.locator(".record-prose a", has_text="models/example-llama").first.click()
     page.wait_for_url(re.compile(r"generated/models/example-llama\.html$"))
     assert page.locator("h1").first.inner_text() == "Example Llama-shaped model"
-    image = page.locator("div.chart img.registry-chart")
+    image = page.locator(".chart img.registry-chart")
     image.scroll_into_view_if_needed()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     assert image.is_visible() and image.get_attribute("alt", timeout=1000).startswith("Example Llama")
