@@ -177,7 +177,9 @@ def _following_every_reference(kind: str, schema: dict[str, Any]) -> list[dict[s
         # The donor's value must be one this kind holds: a benchmark's workload has fields a
         # kv-efficiency record's has not.
         donated = (
-            {**documents[0], field: data[field]} for data in real if data.get(field) and data is not documents[0]
+            {**documents[0], field: data[field]}
+            for data in real
+            if data.get(field) and data is not documents[0]
         )
         documents.append(next(document for document in donated if valid.is_valid(document)))
     return documents
