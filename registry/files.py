@@ -5,17 +5,26 @@ own (:func:`is_temporary`): a process killed between writing and renaming leaves
 check reports as a warning (R009) and ``registry fmt`` removes once it is a minute old
 (:func:`remove_stale_temporaries`). An OS error while writing names the target: a full disk or a
 read-only folder is one line a person can act on.
+
+Every folder the tool writes into or removes from (the site's generated pages, ``build/``, the
+database's folder, a collection of records) goes through :func:`own_folder` first: a link, or a file
+where a folder should be, anywhere between the registry's root and the folder is refused before a byte
+is written, because a committed link (``site/generated -> ../records``) would turn a write or a prune
+into a change of whatever it points at.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+from registry.errors import RegistryError
 
 TEMPORARY_SUFFIX = ".registry.tmp"
 _TEMPORARY = re.compile(r"\.[^/]+\.[A-Za-z0-9_]+" + re.escape(TEMPORARY_SUFFIX))
@@ -91,3 +100,52 @@ def remove_stale_temporaries(folder: Path, older_than: float = STALE_SECONDS) ->
                 removed.append(path)
         subfolders[:] = [s for s in subfolders if not os.path.islink(os.path.join(parent, s))]
     return removed
+
+
+class UnsafeFolder(RegistryError):
+    """A folder the tool would write into or remove from that is a link, or not a folder."""
+
+
+def own_folder(base: Path, folder: Path, *, create: bool = True) -> Path:
+    """``folder``, checked to be the registry's own: every folder from ``base`` (excluded: the user
+    chose it) down to ``folder`` a real folder, never a link, and (with ``create``) made where missing,
+    one level at a time so that no link can be followed meanwhile. A ``folder`` outside ``base`` (an
+    ``--out`` the user chose) has only its own last component checked. Raises :class:`UnsafeFolder`
+    naming the first link or non-folder, before anything is written."""
+    try:
+        parts = folder.relative_to(base).parts
+        current = base
+    except ValueError:
+        parts, current = (folder.name,), folder.parent
+    for part in parts:
+        if part in ("", ".", ".."):
+            raise UnsafeFolder(f"{folder}: not a folder path the tool writes into")
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            if not create:
+                return folder
+            current.mkdir()
+            continue
+        if stat.S_ISLNK(mode):
+            raise UnsafeFolder(
+                f"{current} is a symbolic link; the tool writes and removes files only in folders of its "
+                "own (remove the link, and keep it out of git)"
+            )
+        if not stat.S_ISDIR(mode):
+            raise UnsafeFolder(f"{current} is not a folder; the tool needs a folder of its own there")
+    return folder
+
+
+def refuse_link(path: Path) -> None:
+    """Refuse a file the tool would replace when it is a link or not a regular file (a device, a pipe,
+    a folder): :class:`UnsafeFolder`, naming it."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise UnsafeFolder(f"{path} is a symbolic link; the tool replaces only files of its own")
+    if not stat.S_ISREG(mode):
+        raise UnsafeFolder(f"{path} is not a regular file; the tool replaces only files of its own")

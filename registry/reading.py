@@ -23,6 +23,8 @@ MAX_DEPTH = 64
 """Nesting of objects and arrays, as for a record (``registry.checker.limits.MAX_DEPTH``)."""
 MAX_INT_DIGITS = 100
 """Digits of an integer, as for a record."""
+MAX_SCHEMA_BYTES = 4 * 1024 * 1024
+"""A committed JSON Schema is tens of kilobytes; a file far larger (a link to ``/dev/zero``) is not one."""
 
 
 class UnsafeFile(RegistryError):

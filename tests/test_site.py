@@ -283,6 +283,7 @@ def test_writer_keeps_unchanged_files_and_removes_stale_ones(tmp_path: Path) -> 
     folder = GeneratedFolder(tmp_path, "generated")
     kept = folder.write("generated/a.md", "same")
     stale = folder.write("generated/old/b.md", "gone soon")
+    folder.prune()  # the end of a build: its manifest lists what it wrote
     before = kept.stat().st_mtime_ns
     again = GeneratedFolder(tmp_path, "generated")
     again.write("generated/a.md", "same")

@@ -30,7 +30,7 @@ from typing import Any
 
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.diagnostics import Diagnostic, Severity
-from registry.reading import UnsafeFile, read_regular
+from registry.reading import MAX_SCHEMA_BYTES, UnsafeFile, load_json, read_regular
 
 CACHE_DIR = ".registry-cache"
 CACHE_FILE = "check.json"
@@ -137,7 +137,10 @@ def _tool_fingerprint(root: Path) -> str:
         digest.update(f"{path.relative_to(package).as_posix()} {info.st_size} {info.st_mtime_ns}".encode())
     for path in sorted((root / "schemas").glob("*.json")):
         digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+        try:
+            digest.update(read_regular(path, MAX_SCHEMA_BYTES, follow_links=False))
+        except UnsafeFile as refused:  # the check itself refuses it, with its place; never a hit
+            digest.update(f"{refused} {time.time_ns()}".encode())
     return digest.hexdigest()
 
 
@@ -194,7 +197,7 @@ class CheckCache:
     def _lookup(self) -> CachedResult | None:
         if not _own_folder(self.path.parent):
             return None
-        stored = json.loads(read_regular(self.path, MAX_CACHE_BYTES, follow_links=False))
+        stored = load_json(read_regular(self.path, MAX_CACHE_BYTES, follow_links=False), self.path, "a cache")
         if not isinstance(stored, dict) or stored.get("key") != self.key:
             return None
         files = stored.get("files")

@@ -44,6 +44,7 @@ from registry.db._tables import METADATA, TABLES, Column, Table
 from registry.db._values import POOL, Columns, decimal_array
 from registry.diagnostics import Severity
 from registry.errors import RegistryError
+from registry.files import own_folder, refuse_link
 from registry.kinds.records import record_json
 from registry.results import Results
 
@@ -313,6 +314,10 @@ def build_index(checked: CheckResult, path: Path, fingerprint_text: str) -> Buil
     An existing file is replaced only when it is a registry database: ``--out`` or ``--db`` pointing
     at someone's own file must not destroy it.
     """
+    # the folder (``build/``) and the file are the registry's own: a committed link would send the
+    # database, and the replacing of an old one, wherever it points
+    own_folder(checked.root.absolute(), path.parent.absolute())
+    refuse_link(path)
     if path.exists() and stored_fingerprint(path) is None:
         raise RegistryError(f"{path} exists and is not a registry database; not replacing it")
     index, results = checked.index, checked.results

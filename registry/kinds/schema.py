@@ -12,14 +12,16 @@ finding, is imported only when a record needs it, so a check of a few valid file
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry.files import write_atomic
+from registry.files import own_folder, write_atomic
 from registry.kinds.records import KINDS, MODEL_CLASSES, SCHEMA_VERSIONS
+from registry.reading import MAX_SCHEMA_BYTES, UnsafeFile, load_json, read_regular
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -47,13 +49,33 @@ def schema_path(root: Path, kind: str) -> Path:
     return root / "schemas" / f"{kind}.schema.json"
 
 
+def read_schema(path: Path) -> bytes:
+    """The bytes of a committed schema file, read with a record's bounds: a regular file, not a link,
+    at most :data:`MAX_SCHEMA_BYTES`; else :class:`~registry.reading.UnsafeFile` naming it."""
+    return read_regular(path, MAX_SCHEMA_BYTES, follow_links=False)
+
+
+def load_schema(path: Path) -> dict[str, Any]:
+    """A committed schema file parsed, as :func:`read_schema` reads it and as JSON with a record's
+    bounds; a file that is not a JSON Schema object with its ``$id`` is refused with its place."""
+    schema = load_json(read_schema(path), path, "a JSON Schema (run 'registry schema' to write it again)")
+    if not isinstance(schema, dict) or not isinstance(schema.get("$id"), str):
+        raise UnsafeFile(f"{path}: not a JSON Schema object with its $id (run 'registry schema')")
+    return schema
+
+
 def write_all(root: Path) -> list[Path]:
     """Write every kind's schema (atomically); return the files that changed."""
     changed = []
+    own_folder(root, root / "schemas")
     for kind in KINDS:
         path = schema_path(root, kind)
         text = render(kind)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        try:
+            current = read_schema(path) if os.path.lexists(path) else None
+        except UnsafeFile:
+            current = None  # a link or a device in a schema's place is replaced by the schema
+        if current != text.encode("utf-8"):
             write_atomic(path, text)
             changed.append(path)
     return changed
@@ -103,7 +125,7 @@ def _load_committed(root: Path) -> dict[str, dict[str, Any]]:
     schemas = {}
     for kind in KINDS:
         path = schema_path(root, kind)
-        schemas[kind] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else generate(kind)
+        schemas[kind] = load_schema(path) if os.path.lexists(path) else generate(kind)
     return schemas
 
 

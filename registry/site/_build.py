@@ -27,6 +27,7 @@ from registry.checker.clean import left_out, without_drafts
 from registry.checker.pipeline import CheckResult, check
 from registry.diagnostics import Severity
 from registry.errors import RegistryError, SiteRefused
+from registry.files import own_folder
 from registry.memory import return_freed_memory
 from registry.site._generate import generate
 
@@ -129,7 +130,12 @@ def build_site(
     and the records pointing at one (see the report).
     """
 
-    target = (out if out is not None else root / DEFAULT_OUT).resolve()
+    chosen = out if out is not None else root / DEFAULT_OUT
+    # MkDocs empties its output folder: a link there (a committed ``build -> records``) would empty
+    # whatever it points at, so the folder, and every one above it inside the registry, is checked
+    # before it is resolved.
+    own_folder(root.absolute(), chosen.absolute(), create=False)
+    target = chosen.resolve()
     if target.is_relative_to((root / "site").resolve()):
         raise RegistryError(f"{target} is inside site/, the pages' source folder; choose another --out")
     if render:

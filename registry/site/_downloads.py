@@ -16,6 +16,7 @@ from registry.checker.pipeline import CheckResult
 from registry.db import build_index, database_path, export_parquet, fingerprint_of, stored_fingerprint
 from registry.engine.units import format_bytes
 from registry.kinds.records import KINDS, SCHEMA_VERSION, record_json
+from registry.kinds.schema import read_schema
 from registry.site import _paths
 from registry.site._db_docs import render_querying_page, render_tables_page
 from registry.site._html import block, link, table
@@ -92,7 +93,8 @@ def write_downloads(
     for kind in KINDS:
         source = root / "schemas" / f"{kind}.schema.json"
         if source.is_file():
-            target = folder.write(f"{_paths.DOWNLOADS}/schemas/{kind}.schema.json", source.read_bytes())
+            raw = read_schema(source)  # bounded, never through a link: the check has read it so
+            target = folder.write(f"{_paths.DOWNLOADS}/schemas/{kind}.schema.json", raw)
             files.append((f"schemas/{kind}.schema.json", f"the JSON Schema of {kind} records", target))
     if enabled:
         database = database or prepare_database(root, result)

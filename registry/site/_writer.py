@@ -1,7 +1,14 @@
 """Writing generated files: atomically, only when their content changed, and removing stale ones.
 
 An unchanged page keeps its file (and its modification time), so a rebuild after editing one record
-rewrites one page; a page whose record was deleted is removed, so the site never serves a ghost. Every
+rewrites one page; a page whose record was deleted is removed, so the site never serves a ghost.
+
+Only what the tool wrote is ever removed: each build lists the files it wrote in a manifest
+(:data:`MANIFEST`, inside the folder), and the next build removes a file only when the last manifest
+names it and this build did not write it. A file the tool never wrote is left alone, wherever it is.
+Every folder written into or removed from is the tool's own (:func:`registry.files.own_folder`): the
+generated folder, or any folder inside it, being a link (``site/generated -> ../records``, committed
+because ``.gitignore`` names only a folder) is refused before anything is written. Every
 page passes through :func:`registry.site._guard.guard_page` on its way here: no address on it can run
 script or load from the network, whatever made it.
 """
@@ -14,7 +21,14 @@ import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from registry.files import own_folder
+from registry.reading import UnsafeFile, read_regular
 from registry.site._guard import guard_page
+
+MANIFEST = ".registry-manifest"
+"""The list of the files the last build wrote, one path relative to the generated folder a line
+(MkDocs leaves dot files out of the site)."""
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
 
 
 class GeneratedFolder:
@@ -29,6 +43,7 @@ class GeneratedFolder:
         memory, and a large site writes tens of thousands)."""
         self.changed = 0
         self._folders: set[Path] = set()
+        own_folder(docs_dir.parent, self.root, create=False)
 
     def path(self, page: str) -> Path:
         """The file of ``page``; a page outside this folder (``..``, an absolute path) is refused.
@@ -105,7 +120,7 @@ class GeneratedFolder:
     def _folder(self, target: Path) -> Path:
         folder = target.parent
         if folder not in self._folders:
-            folder.mkdir(parents=True, exist_ok=True)
+            own_folder(self.docs_dir.parent, folder)
             self._folders.add(folder)
         return folder
 
@@ -136,18 +151,48 @@ class GeneratedFolder:
         self._beside(target, lambda temporary: temporary.write_bytes(data))
 
     def prune(self) -> int:
-        """Remove every file under the folder that this build did not write, then empty folders."""
-        removed = 0
-        if not self.root.is_dir():
-            return 0
-        for folder, subfolders, files in os.walk(self.root, topdown=False):
-            for name in files:
-                path = os.path.join(folder, name)
-                if path not in self.written:
-                    os.unlink(path)
-                    removed += 1
-            for name in subfolders:
-                sub = Path(folder, name)
-                if not any(sub.iterdir()):
-                    sub.rmdir()
+        """Remove every file the last build wrote (its manifest names it) that this build did not,
+        then the folders that leaves empty; write this build's manifest. A file no manifest names is
+        never removed, and nothing is removed through a link."""
+        stale = sorted(set(self._manifest()) - self.written, reverse=True)
+        removed = sum(self._remove(path) for path in stale)
+        if self.root.is_dir():
+            listed = sorted(os.path.relpath(path, self.root) for path in self.written)
+            self._beside(self.root / MANIFEST, lambda t: t.write_text("".join(f"{p}\n" for p in listed)))
         return removed
+
+    def _manifest(self) -> list[str]:
+        """The files the last build wrote (as :attr:`written` spells them), from its manifest; an
+        entry that is not a plain relative path inside the folder is ignored."""
+        path = self.root / MANIFEST
+        if not os.path.lexists(path):
+            return []
+        try:
+            text = read_regular(path, MAX_MANIFEST_BYTES, follow_links=False).decode("utf-8", "replace")
+        except UnsafeFile:
+            return []
+        entries = []
+        for line in text.splitlines():
+            parts = line.split("/")
+            if line and not line.startswith("/") and not {"", ".", ".."} & set(parts) and "\0" not in line:
+                entries.append(str(self.root.joinpath(*parts)))
+        return entries
+
+    def _remove(self, path: str) -> bool:
+        """Remove one stale file and the folders it leaves empty, each checked to be the folder's own."""
+        target = Path(path)
+        own_folder(self.root, target.parent, create=False)
+        try:
+            os.unlink(target)  # a link is removed itself, never followed
+        except FileNotFoundError:
+            return False
+        except IsADirectoryError:
+            return False
+        folder = target.parent
+        while folder != self.root and folder.is_relative_to(self.root):
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+            folder = folder.parent
+        return True
