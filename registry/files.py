@@ -15,12 +15,15 @@ into a change of whatever it points at.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -68,6 +71,82 @@ def _write_beside(path: Path, fill: Callable[[BinaryIO], object], *, durable: bo
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_all_atomic(writes: list[tuple[Path, bytes]]) -> None:
+    """Write every ``(path, data)`` or none of them: all are staged first as temporary files beside
+    their targets (flushed and synced), then renamed into place one after another.
+
+    A failure while staging (a full disk, a read-only folder) or a signal (Ctrl-C) then removes every
+    temporary file and leaves every target as it was. The renames run with SIGINT and SIGTERM held
+    back (delivered once they are done), so a signal cannot stop them halfway; should a rename itself
+    fail, the targets already replaced get their old bytes back and the new ones are removed. A
+    collection folder made for a new file is removed again when nothing is written."""
+    staged: list[tuple[Path, str, bytes | None]] = []
+    made: list[Path] = []
+    try:
+        for path, data in writes:
+            if not path.parent.exists():
+                path.parent.mkdir()
+                made.append(path.parent)
+            old = path.read_bytes() if path.exists() else None
+            staged.append((path, _stage(path, data), old))
+        with _signals_held():
+            _rename_all(staged)
+    except BaseException:
+        for _, temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+def _stage(path: Path, data: bytes) -> str:
+    """``data`` in a synced temporary file beside ``path``; its name. An OS error names ``path``."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent)
+    try:
+        os.chmod(temporary, _mode_for(path))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise OSError(error.errno, error.strerror, str(path)) from error
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _rename_all(staged: list[tuple[Path, str, bytes | None]]) -> None:
+    done: list[tuple[Path, bytes | None]] = []
+    try:
+        for path, temporary, old in staged:
+            os.replace(temporary, path)
+            done.append((path, old))
+    except OSError:
+        for path, old in reversed(done):
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, old)
+        raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back for the block, where the platform can (the main thread of a POSIX
+    process); delivered when it ends."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    can = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if can else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _mode_for(path: Path) -> int:

@@ -8,6 +8,13 @@ An id is ``collection/slug`` (:data:`registry.kinds.records.ID_PATTERN`), so ``.
 or a second folder can never reach the file system. A path under ``records/`` is confined by its form,
 and by refusing links: ``records/``, the collection folder and the file itself must be the registry's
 own, or a write would land wherever a link points.
+
+One rule more holds every id, in the check (the file's name), ``new``, ``import-config`` and every
+importer alike (:func:`id_problem`): no slug Windows reserves for a device (``aux``, ``con``, ``nul``,
+``prn``, ``com0``-``com9``, ``lpt0``-``lpt9``, with any extension: ``nul.v2`` too), since Git for
+Windows cannot check such a path out and one merged record would break every Windows clone; and no
+id that differs only in case from a file already in its collection, which a case-insensitive file
+system (macOS, Windows) would take for the same file.
 """
 
 from __future__ import annotations
@@ -22,6 +29,44 @@ from registry.kinds.records import ID_PATTERN, KINDS
 
 _ID = re.compile(ID_PATTERN)
 _SLUG = re.compile(SLUG_PATTERN)
+
+
+WINDOWS_RESERVED = frozenset(
+    {"aux", "con", "nul", "prn", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))}
+)
+"""Names Windows gives to devices: a file so named, whatever its extension, cannot be made there."""
+
+
+def reserved_problem(slug: str) -> str | None:
+    """Why a slug (or file name) cannot name a file on Windows, or ``None``."""
+    stem = slug.split(".", 1)[0].lower()
+    if stem in WINDOWS_RESERVED:
+        return f"{slug!r} is a name Windows reserves for a device ({stem.upper()}), with any extension"
+    return None
+
+
+def id_problem(root: Path, record_id_: str, listings: dict[Path, dict[str, str]] | None = None) -> str | None:
+    """Why ``record_id_`` cannot be a record's id in the registry at ``root``, or ``None``: not the
+    form of an id, a name Windows reserves, or another file in its collection of the same name but
+    for case. ``listings`` keeps each folder's listing between calls of one import."""
+    if not _ID.fullmatch(record_id_):
+        return f"{record_id_!r} is not a record id"
+    collection, slug = record_id_.split("/")
+    if (reserved := reserved_problem(slug)) is not None:
+        return reserved
+    folder = root / "records" / collection
+    listing = None if listings is None else listings.get(folder)
+    if listing is None:
+        try:
+            listing = {name.casefold(): name for name in os.listdir(folder)}
+        except OSError:
+            listing = {}
+        if listings is not None:
+            listings[folder] = listing
+    other = listing.get(f"{slug}.yaml".casefold())
+    if other is not None and other != f"{slug}.yaml":
+        return f"records/{collection}/{other} differs from {record_id_} only in case; they would be one file"
+    return None
 
 
 class BadId(RegistryError):
@@ -40,6 +85,8 @@ def record_id(text: str, collection: str | None = None) -> str:
             f"{text!r} is not a record id: {where}, the collection one of {', '.join(KINDS.values())} and "
             "the slug lower-case letters, digits, '.', '_' and '-'"
         )
+    if (reserved := reserved_problem(wanted.split("/")[1])) is not None:
+        raise BadId(f"{text!r} cannot be a record id: {reserved}; choose another slug")
     return wanted
 
 

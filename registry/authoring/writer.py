@@ -141,16 +141,16 @@ class _Builder:
         return self.constructor.construct_object(ScalarNode(tag, text))
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
     """The data a field's value stands for: a :class:`Todo` is its empty value, an :class:`Item` its value."""
     if isinstance(value, Todo):
         return value.empty
     if isinstance(value, Item):
-        return _plain(value.value)
+        return plain_value(value.value)
     if isinstance(value, dict):
-        return {key: _plain(inner) for key, inner in value.items()}
+        return {key: plain_value(inner) for key, inner in value.items()}
     if isinstance(value, list):
-        return [_plain(item) for item in value]
+        return [plain_value(item) for item in value]
     return value
 
 
@@ -173,7 +173,7 @@ def record_text(
     written = load_text("<record>", text)
     if written.document is None:
         problem = written.diagnostics[0].message if written.diagnostics else "the text does not load"
-    elif not same_value(written.document.data, _plain(fields)):
+    elif not same_value(written.document.data, plain_value(fields)):
         problem = "the text reads back as other values"
     else:
         return text

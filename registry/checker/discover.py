@@ -12,6 +12,7 @@ from registry.checker.index import COLLECTIONS, expected_id
 from registry.codes import refs
 from registry.diagnostics import Diagnostic
 from registry.files import is_temporary
+from registry.ids import reserved_problem
 from registry.kinds.records import SLUG_PATTERN
 
 
@@ -95,4 +96,7 @@ def placement_problem(relative: str, *, link: bool, regular: bool) -> str:
             f"{name!r} cannot name a record: a file name is lowercase letters, digits, '.', '_' and '-', "
             "starting with a letter or digit, then .yaml"
         )
+    reserved = reserved_problem(name[: -len(".yaml")])
+    if reserved is not None:  # Git for Windows cannot check the path out: every Windows clone breaks
+        return f"{reserved}; Git for Windows cannot check such a path out"
     return ""

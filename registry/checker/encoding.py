@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from registry.checker.limits import MAX_FILE_BYTES
 from registry.checker.pointers import Position
 from registry.codes import syntax
 from registry.diagnostics import Diagnostic
+from registry.terminal import INVISIBLE_FORMAT
 
 # What a reviewer would not see as it is read: C0 and C1 controls but tab and line breaks, DEL,
 # the line and paragraph separators (line breaks to some editors, not to YAML 1.2), the bidirectional
-# embeddings, overrides and isolates (the "Trojan Source" reordering, CVE-2021-42574), noncharacters.
-_UNSEEN = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff"
+# embeddings, overrides and isolates (the "Trojan Source" reordering, CVE-2021-42574), noncharacters, and
+# every other invisible formatting character (Unicode's category Cf: the marks U+200E, U+200F and U+061C,
+# zero-width characters, invisible operators such as U+2062, tag characters, a byte-order mark past the
+# start) that shows nothing, or changes what neighbours show, where a reviewer reads the value.
+_UNSEEN = f"\x7f-\x9f\u2028\u2029{INVISIBLE_FORMAT}\ufffe\uffff"
 _FORBIDDEN = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_UNSEEN}]")
 VALUE_FORBIDDEN = re.compile(f"[\x00-\x08\x0b-\x1f{_UNSEEN}]")
 """Inside a value, spelt as escapes: the same, and a carriage return too (a value may hold a line break)."""
@@ -62,4 +67,7 @@ def describe_character(char: str) -> str:
         return f"the bidirectional control {code} (it shows text in another order than it is read)"
     if char in "\ufffe\uffff":
         return f"the noncharacter {code}"
+    if re.fullmatch(f"[{INVISIBLE_FORMAT}]", char):
+        name = unicodedata.name(char, "a formatting character")
+        return f"the invisible formatting character {code} ({name}: a reviewer cannot see it)"
     return f"the control character {code}"

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from registry.terminal import terminal_lines
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("registry.cli._check", "check records: structure, references and every stated number"),
     "calc": ("registry.cli._calc", "compute the KV cache and state memory of a model, with the derivation"),
@@ -144,5 +146,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if os.environ.get("REGISTRY_DEBUG"):
             raise
-        sys.stderr.write(f"registry {args.command}: error: {describe(error)}\n")
+        sys.stderr.write(terminal_lines(f"registry {args.command}: error: {describe(error)}") + "\n")
         return 2

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from registry.cli._common import registry_root
+from registry.terminal import terminal_lines
 
 DESCRIPTION = """\
 Compute the KV cache and recurrent-state memory of a model, exactly, with the derivation written
@@ -112,5 +113,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(as_text(result))
+        sys.stdout.write(terminal_lines(as_text(result)))
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from registry.cli._common import registry_root
+from registry.terminal import terminal_lines
 
 DESCRIPTION = """\
 Print a record's full derivation: for a kv-efficiency or benchmark record, every claim recomputed from
@@ -34,5 +35,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from registry.report.explain import explain  # lazy
 
-    sys.stdout.write(explain(registry_root(args), args.id))
+    sys.stdout.write(terminal_lines(explain(registry_root(args), args.id)))
     return 0

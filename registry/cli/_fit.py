@@ -7,6 +7,7 @@ import json
 import sys
 
 from registry.cli._common import registry_root
+from registry.terminal import terminal_lines
 
 DESCRIPTION = """\
 Does a model fit on hardware? Weights (the model's parameters at the weights' format) plus the KV cache
@@ -94,5 +95,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(as_json(report), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(as_text(report))
+        sys.stdout.write(terminal_lines(as_text(report)))
     return 0 if report.fit.fits else 1

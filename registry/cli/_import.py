@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from registry.authoring.importers.writing import Written
 from registry.cli._common import registry_root
 from registry.errors import RegistryError
+from registry.terminal import terminal_safe
 
 SOURCES = (
     "mlperf",
@@ -90,6 +92,14 @@ of the run's text, so the same run keeps its id. A record still missing hardware
 prefix-cache state or where it is published is a draft: those fields are left out with a TODO comment,
 and 'registry check' names each until filled.
 
+Importing again merges into the records already there: a field the source does not state (the hardware,
+engine version, sources or notes a person filled into a draft), and the comments a person added, are
+kept; a value the source states replaces the record's, and each one that changed is listed under its
+record as 'POINTER: OLD -> NEW'. --force replaces each record with the source's own instead, discarding
+whatever was added or edited by hand. Every record is checked with 'registry check''s own rules before
+anything is written (a value the check would refuse stops the import, naming its place in the source),
+and the records are written all or none: an error, a full disk or Ctrl-C leaves the registry as it was.
+
 Bad input is located and nothing is written: JSON that does not parse (FILE:LINE:COLUMN), a file of
 another tool (named: 'this is a GuideLLM benchmarks.json; use `registry import guidellm`'), a value of
 the wrong type (its JSON pointer, e.g. FILE: /benchmarks/0/metrics).
@@ -131,6 +141,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--file", metavar="PATH", help="the files' path in that repository (default: README.md)"
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace each record with the source's own, discarding fields, notes and comments added by "
+        "hand (default: merge into the record on disk, keeping them)",
     )
     parser.add_argument(
         "--results",
@@ -200,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     results = (
         ResultsOptions(args.results, args.results_repository, args.results_commit) if args.results else None
     )
-    result = import_mlperf(registry_root(args), list(args.files), options, results)
+    result = import_mlperf(registry_root(args), list(args.files), options, results, force=args.force)
     llm = len(result.new) + len(result.changed) + len(result.unchanged) + len(result.unmapped)
     skipped = ", ".join(f"{model} {count}" for model, count in sorted(result.skipped.items()))
     lines = [
@@ -213,12 +229,11 @@ def run(args: argparse.Namespace) -> int:
     lines.append(
         f"records: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     )
-    lines += [f"  new      records/{record_id}.yaml" for record_id in result.new]
-    lines += [f"  changed  records/{record_id}.yaml" for record_id in result.changed]
+    lines += _written(result)
     if result.unmapped:
         lines.append(f"not imported, {len(result.unmapped)} LLM rows that cannot be mapped:")
         lines += [f"{item.where}: {item.reason}" for item in result.unmapped]
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(map(terminal_safe, lines)) + "\n")
     return 1 if result.unmapped else 0
 
 
@@ -248,12 +263,11 @@ def _run_bench(args: argparse.Namespace) -> int:
         notes=args.notes,
         cite=tuple(args.cite or ()),
     )
-    result = import_source(registry_root(args), args.source, list(args.files), options)
+    result = import_source(registry_root(args), args.source, list(args.files), options, force=args.force)
     lines = [
         f"read {result.runs} runs: {len(result.new)} new, {len(result.changed)} changed, {len(result.unchanged)} unchanged"
     ]
-    lines += [f"  new      records/{record_id}.yaml" for record_id in result.new]
-    lines += [f"  changed  records/{record_id}.yaml" for record_id in result.changed]
+    lines += _written(result)
     lines += ["model of each run:", *(f"  {line}" for line in result.models)] if result.models else []
     if result.unknown:
         lines.append("keys no importer of this tool knows (not read; named in each record's comment):")
@@ -265,5 +279,14 @@ def _run_bench(args: argparse.Namespace) -> int:
     if result.unmapped:
         lines.append(f"not imported, {len(result.unmapped)} runs that cannot be mapped:")
         lines += [f"{item.where}: {item.reason}" for item in result.unmapped]
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write("\n".join(map(terminal_safe, lines)) + "\n")
     return 1 if result.unmapped else 0
+
+
+def _written(result: Written) -> list[str]:
+    """The new and changed records, each changed one with the source values that changed."""
+    lines = [f"  new      records/{record_id}.yaml" for record_id in result.new]
+    for record_id in result.changed:
+        lines.append(f"  changed  records/{record_id}.yaml")
+        lines += [f"             {change}" for change in result.changes.get(record_id, [])]
+    return lines

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from registry.cli._common import registry_root
+from registry.terminal import terminal_lines
 
 DESCRIPTION = """\
 Write a model record from a published config.json: the config copied verbatim under 'config' (same keys
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if result.to_fill:
         todo = ", ".join(result.to_fill)
         lines.append(f"to fill in (marked TODO; 'registry check' reports them until they are): {todo}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write(terminal_lines("\n".join(lines)) + "\n")
     for finding in result.findings:
         sys.stderr.write(f"{finding.severity.value}: {finding.code} {finding.name}: {finding.message}\n")
         sys.stderr.write(f"  hint: {finding.hint}\n")

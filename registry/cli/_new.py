@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from registry.cli._common import registry_root
+from registry.terminal import terminal_lines
 
 if TYPE_CHECKING:
     from registry.authoring.new import NewRecord
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         args.layout,
     )
     record = write_new(registry_root(args), options)
-    sys.stdout.write(describe(record, options))
+    sys.stdout.write(terminal_lines(describe(record, options)))
     return 0
 
 

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from registry.db._query import QueryResult, _numeric, as_table, markdown_cell, plain, text
 from registry.errors import QueryError
-from registry.report.reporters import printable
+from registry.terminal import terminal_safe as printable
 
 BATCH = 2_048
 """Rows fetched at a time (DuckDB's own vector size)."""

@@ -6,12 +6,13 @@ Chosen by name from :data:`REPORTERS`; only this layer formats diagnostics.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
+from urllib.parse import quote
 
 from registry.codes import all_rules
 from registry.diagnostics import Diagnostic, Severity
+from registry.terminal import terminal_safe
 
 
 class Reportable(Protocol):
@@ -37,15 +38,10 @@ def summary(result: Reportable) -> str:
     return f"Checked {files}: {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}."
 
 
-# Characters that would act on a terminal or a log instead of showing: controls, line separators and
-# bidirectional overrides. A file name can hold them (git allows any byte but NUL and '/'), so a finding
-# about it could otherwise clear the screen or print a line that looks like another finding.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(value: str) -> str:
-    """``value`` with every control character written as an escape (``\\x1b``, ``\\n``)."""
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
+# A file name can hold characters that act on a terminal (git allows any byte but NUL and '/'), so a
+# finding about it could otherwise clear the screen or print a line that looks like another finding:
+# every path, message and hint goes through the one escaping function, registry.terminal.terminal_safe.
+printable = terminal_safe
 
 
 def text(result: Reportable, out: TextIO, err: TextIO) -> None:
@@ -104,6 +100,14 @@ def github(result: Reportable, out: TextIO, err: TextIO) -> None:
     err.write(summary(result) + "\n")
 
 
+def sarif_uri(path: str) -> str:
+    """A finding's path as SARIF's ``artifactLocation.uri``: a relative reference with every character
+    a URI may not hold raw percent-encoded (UTF-8), ``%`` included, so ``a b ü%20.yaml`` is
+    ``a%20b%20%C3%BC%2520.yaml``, which decodes to the one file it names (SARIF 2.1.0, 3.10.2: a
+    ``uri-reference``)."""
+    return quote(path, safe="/")
+
+
 def sarif(result: Reportable, out: TextIO, err: TextIO) -> None:
     """SARIF 2.1.0, for code scanning."""
 
@@ -140,7 +144,7 @@ def sarif(result: Reportable, out: TextIO, err: TextIO) -> None:
                         "locations": [
                             {
                                 "physicalLocation": {
-                                    "artifactLocation": {"uri": d.path},
+                                    "artifactLocation": {"uri": sarif_uri(d.path)},
                                     "region": {"startLine": max(d.line, 1), "startColumn": max(d.column, 1)},
                                 }
                             }

@@ -50,6 +50,8 @@ def drafts(source: str, paths: list[Path]) -> list[RunDraft]:
     return [draft(run, tool) for run in read_runs(tool, paths)]
 
 
-def import_bench(root: Path, source: str, paths: list[Path], options: BenchOptions) -> RunsResult:
+def import_bench(
+    root: Path, source: str, paths: list[Path], options: BenchOptions, *, force: bool = False
+) -> RunsResult:
     """Import the runs in ``paths`` into the registry at ``root``; drafts are named in the result."""
-    return import_runs(root, drafts(source, paths), options)
+    return import_runs(root, drafts(source, paths), options, force=force)

@@ -186,12 +186,19 @@ def plan_import(
 
 
 def import_mlperf(
-    root: Path, paths: list[Path], options: SourceOptions, results: ResultsOptions | None = None
+    root: Path,
+    paths: list[Path],
+    options: SourceOptions,
+    results: ResultsOptions | None = None,
+    *,
+    force: bool = False,
 ) -> ImportResult:
     """Import the summaries at ``paths`` into the registry at ``root``: every record whose text changed is
-    written (atomically, one file at a time), after every row and record (and every run log read under
+    written (all or none, merged into what is on disk unless ``force``), after every row and record (and every run log read under
     ``results``) has been checked."""
     result, mapped = plan_import(root, paths, options, results)
-    planned = [Planned(record.id, record.fields, record.comments) for record in mapped]
-    write_records(root, planned, result)
+    planned = [
+        Planned(record.id, record.fields, record.comments, where=record.row.where) for record in mapped
+    ]
+    write_records(root, planned, result, force=force)
     return result

@@ -9,7 +9,7 @@ same files again changes no byte.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from registry.authoring.importers.imported import BenchOptions, RunDraft, build_record, default_id, named
@@ -31,7 +31,6 @@ class RunsResult(Written):
     """What an import read, made and wrote, for the command to report."""
 
     runs: int = 0
-    drafts: list[str] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     """How each run's model was chosen, one line a run: ``FILE:LINE: models/x: ...``."""
     unknown: list[str] = field(default_factory=list)
@@ -62,19 +61,21 @@ def plan_runs(root: Path, runs: list[RunDraft], options: BenchOptions, result: R
             raise SourceError(
                 f"{run.where}: the same run as {earlier[0].where} (both would be {rid}); remove the copy"
             )
-        planned[rid] = (run, record)
+        planned[rid] = (run, replace(record, where=run.where))
         result.models.append(f"{run.where}: {record.fields['model']}: {record.comments['model'][0]}")
         if run.unknown:
             result.unknown.append(f"{run.where}: {named(run.unknown)}")
     return [record for _, record in planned.values()]
 
 
-def import_runs(root: Path, runs: list[RunDraft], options: BenchOptions) -> RunsResult:
+def import_runs(
+    root: Path, runs: list[RunDraft], options: BenchOptions, *, force: bool = False
+) -> RunsResult:
     """Import ``runs`` into the registry at ``root``; drafts, models, unknown keys and unmapped runs are
-    named in the result."""
+    named in the result. Each record is merged into the one on disk, unless ``force``
+    (:func:`~registry.authoring.importers.writing.write_records`)."""
     result = RunsResult()
     records = plan_runs(root, runs, options, result)
     result.runs = len(runs)
-    result.drafts = [record.id for record in records if record.draft]
-    write_records(root, records, result)
+    write_records(root, records, result, force=force)
     return result

@@ -25,10 +25,13 @@ READERS: dict[str, Reader] = {
 """SOURCE -> the function reading its files into runs (called with the source name and the files)."""
 
 
-def import_source(root: Path, source: str, paths: list[Path], options: BenchOptions) -> RunsResult:
-    """Read every file of ``source``, then write its runs' records into the registry at ``root``."""
+def import_source(
+    root: Path, source: str, paths: list[Path], options: BenchOptions, *, force: bool = False
+) -> RunsResult:
+    """Read every file of ``source``, then write its runs' records into the registry at ``root``
+    (merged into the records already there, unless ``force``)."""
     if options.file and len(paths) > 1:
         raise RegistryError(
             f"--file names one file's path in its repository, but {len(paths)} files are given"
         )
-    return import_runs(root, READERS[source](source, paths), options)
+    return import_runs(root, READERS[source](source, paths), options, force=force)
