@@ -14,6 +14,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,28 +80,50 @@ def load_json(raw: bytes, path: Path, what: str = "JSON", *, non_finite: bool = 
     except UnicodeDecodeError:
         raise UnsafeFile(f"{path} is not UTF-8 text") from None
     try:
-        data = json.loads(
+        return bounded_json(
             text,
-            object_pairs_hook=_no_duplicates,
             parse_int=_bounded_int,
             parse_float=_tagged_float if non_finite else _finite_float,
             parse_constant=_tagged_constant if non_finite else _refuse_constant,
         )
-    except RecursionError:
-        raise UnsafeFile(f"{path}: nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as error:
         raise UnsafeFile(
             f"{path} is not {what}: line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
-    except _Refused as error:
+    except JsonRefused as error:
         raise UnsafeFile(f"{path}: {error}") from None
+
+
+class JsonRefused(ValueError):
+    """A value the JSON holds that no record may hold, or JSON a record's bounds refuse."""
+
+
+def bounded_json(
+    text: str,
+    *,
+    parse_int: Callable[[str], Any],
+    parse_float: Callable[[str], Any],
+    parse_constant: Callable[[str], Any],
+) -> Any:
+    """``text`` parsed as JSON with a record's bounds on its shape: nesting at most :data:`MAX_DEPTH`
+    (checked without recursion, and a parse that recurses too deep refused as such), no key named twice
+    in an object; numbers as the hooks read them (a hook refuses with :class:`JsonRefused` or
+    ``ValueError``). The one JSON parse of every file someone else wrote: a config, the cache, a
+    schema, every importer's result file. Raises :class:`JsonRefused`, or ``json.JSONDecodeError``
+    with its line and column."""
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=parse_int,
+            parse_float=parse_float,
+            parse_constant=parse_constant,
+        )
+    except RecursionError:
+        raise JsonRefused(f"nested deeper than {MAX_DEPTH} levels") from None
     if _depth(data) > MAX_DEPTH:
-        raise UnsafeFile(f"{path}: nested deeper than {MAX_DEPTH} levels")
+        raise JsonRefused(f"nested deeper than {MAX_DEPTH} levels")
     return data
-
-
-class _Refused(ValueError):
-    """A value the JSON holds that no record may hold."""
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -109,21 +132,25 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Refused(f"the JSON names the key {key!r} twice; which value is meant cannot be known")
+                raise JsonRefused(
+                    f"the JSON names the key {key!r} twice; which value is meant cannot be known"
+                )
             seen.add(key)
     return data
 
 
 def _bounded_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise _Refused(f"an integer of {len(digits.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read")
+        raise JsonRefused(
+            f"an integer of {len(digits.lstrip('-')):,} digits; at most {MAX_INT_DIGITS} are read"
+        )
     return int(digits)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _Refused(f"{text[:40]} is not a finite number; records hold finite numbers only")
+        raise JsonRefused(f"{text[:40]} is not a finite number; records hold finite numbers only")
     return value
 
 
@@ -139,7 +166,7 @@ def _tagged_constant(name: str) -> dict[str, str]:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a finite number; records hold finite numbers only")
+    raise JsonRefused(f"{name} is not a finite number; records hold finite numbers only")
 
 
 def _depth(data: Any) -> int:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from registry.authoring.importers.mlperf_table import SourceError
-from registry.reading import read_regular
+from registry.authoring.importers.numbers import NumberRefused, source_number
+from registry.reading import JsonRefused, bounded_json, read_regular
 
 MAX_BYTES = 64 * 1024 * 1024
 """A result with ``--save-detailed`` holds every request's figures; anything far larger is not one."""
@@ -89,12 +90,28 @@ def _constant(name: str) -> float:
     return float(name.lower().replace("infinity", "inf"))
 
 
-def _parse(path: Path, text: str, line: int | None) -> dict[str, Any]:
+def parse_json(path: Path, text: str, line: int | None = None) -> Any:
+    """``text`` (the file at ``path``, or its ``line``) as JSON, the one way every JSON importer reads:
+    a record's bounds on nesting, no key named twice (which value is meant cannot be known), and every
+    number read by the record's rules (:func:`~registry.authoring.importers.numbers.source_number`),
+    a float kept as the exact ``Decimal`` the file writes. Refused with its place as a
+    :class:`SourceError`."""
+    where = f"{path}:{line}" if line is not None else str(path)
     try:
-        value = json.loads(text, parse_float=Decimal, parse_constant=_constant)
+        return bounded_json(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
     except json.JSONDecodeError as error:
         at = (line or 1) + error.lineno - 1
         raise SourceError(f"{path}:{at}:{error.colno}: not JSON: {error.msg}") from None
+    except (JsonRefused, NumberRefused) as refused:
+        raise SourceError(f"{where}: {refused}") from None
+
+
+def _number(text: str) -> Number:
+    return source_number(text)
+
+
+def _parse(path: Path, text: str, line: int | None) -> dict[str, Any]:
+    value = parse_json(path, text, line)
     if not isinstance(value, dict):
         where = f"{path}:{line}" if line is not None else str(path)
         raise SourceError(f"{where}: a JSON {type(value).__name__}, not a benchmark result object")
@@ -146,7 +163,4 @@ def read_value(path: Path) -> tuple[str, Any]:
     """The whole file as one JSON value of any type (the readers of tools that write nested objects or
     arrays), numbers kept as written; a file that does not parse is refused with its place."""
     text = _read(path)
-    try:
-        return text, json.loads(text, parse_float=Decimal, parse_constant=_constant)
-    except json.JSONDecodeError as error:
-        raise SourceError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    return text, parse_json(path, text)

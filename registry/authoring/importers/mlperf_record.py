@@ -19,6 +19,7 @@ from registry.authoring.importers import mlperf_rules as rules
 from registry.authoring.importers.mlperf_log import SERVER_STYLE, milliseconds, runs_as
 from registry.authoring.importers.mlperf_runs import LogFigures, RunFile, read_figures
 from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
+from registry.authoring.importers.numbers import NumberRefused, source_number
 
 MAX_SLUG = 100
 """A record id's slug is at most 100 characters."""
@@ -189,21 +190,26 @@ def accuracy(row: SummaryRow) -> list[dict[str, Any]]:
     ROUGE2: 22.1`` is two scores; a bare number is one score whose metric the source does not name."""
     text = row["Accuracy"].strip()
     if _is_number(text):
-        return [{"metric": "unnamed", "value": _value(text)}]
+        return [{"metric": "unnamed", "value": _value(row, text)}]
     pairs = _SCORE.findall(text)
     if not pairs or _SCORE.sub("", text).strip() or not all(_is_number(v) for _, v in pairs):
         raise SourceError(
             f"{row.where}: Accuracy {row['Accuracy']!r} is neither a number nor 'NAME: number' pairs"
         )
-    return [{"metric": name.lower(), "value": _value(value)} for name, value in pairs]
+    return [{"metric": name.lower(), "value": _value(row, value)} for name, value in pairs]
 
 
 def _is_number(text: str) -> bool:
     return re.fullmatch(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", text) is not None
 
 
-def _value(text: str) -> int | float:
-    return int(text) if text.lstrip("-").isdigit() else float(text)
+def _value(row: SummaryRow, text: str) -> int | float:
+    """A score by the record's rules for numbers (a 5,000-digit one is refused, not an internal error)."""
+    try:
+        value = source_number(text)
+    except NumberRefused as refused:
+        raise SourceError(f"{row.where}: Accuracy {refused}") from None
+    return value if isinstance(value, int) else float(value)
 
 
 def _system(row: SummaryRow, parts: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from registry.authoring.importers.numbers import NumberRefused, source_number
 from registry.errors import RegistryError
 from registry.reading import read_regular
 
@@ -113,12 +113,14 @@ def _row(path: Path, line: int, number: int, fields: list[str]) -> SummaryRow:
 
 
 def _number(where: str, text: str) -> float:
+    """A Result cell, read by the record's rules for numbers (:func:`~registry.authoring.importers.
+    numbers.source_number`: no ``1_000``, no other script's digits, no ``1e308``), and not negative."""
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0 or text != text.strip():
-        raise SourceError(f"{where}: Result {text!r} is not a number")
+        value = float(source_number(text))
+    except NumberRefused as refused:
+        raise SourceError(f"{where}: Result {refused}") from None
+    if value < 0:
+        raise SourceError(f"{where}: Result {text!r} is not a number a result can be (it is negative)")
     return value
 
 

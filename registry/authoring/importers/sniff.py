@@ -8,11 +8,10 @@ guessed beyond naming the tool in an error.
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from registry.authoring.importers.bench_json import parse_json
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.reading import read_regular
 
@@ -67,16 +66,18 @@ def identify(value: Any) -> str | None:
     return _object(value)
 
 
-def _first_value(text: str) -> Any:
+def _first_value(path: Path, text: str) -> Any:
+    """The file's JSON value, or its first line's (JSONL), read as every importer reads JSON; ``None``
+    when neither parses (the importer's reader then says where)."""
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=float)
-    except ValueError:
+        return parse_json(path, text)
+    except SourceError:
         pass
     for line in text.splitlines():
         if line.strip():
             try:
-                return json.loads(line, parse_float=Decimal, parse_constant=float)
-            except ValueError:
+                return parse_json(path, line, 1)
+            except SourceError:
                 return None
     return None
 
@@ -96,6 +97,6 @@ def refuse_other_tool(path: Path, source: str) -> None:
         text = read_regular(path, 64 * 1024 * 1024).decode("utf-8")
     except (UnicodeDecodeError, OSError):
         return
-    message = other_tool(_first_value(text), source)
+    message = other_tool(_first_value(path, text), source)
     if message is not None:
         raise SourceError(f"{path}: {message}")

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.importers.merge import Merged, merge
+from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.vetting import vet
 from registry.authoring.writer import record_text
 from registry.checker.limits import MAX_FILE_BYTES
+from registry.errors import RegistryError
 from registry.files import own_folder, write_all_atomic
 from registry.ids import record_path
 from registry.reading import read_regular
@@ -61,7 +63,10 @@ def write_records(root: Path, records: list[Planned], written: Written, *, force
         path = record_path(root, record.id)
         old = _old_text(path)
         merged = _merged(root, path, old, record, force)
-        text = record_text(merged.fields, merged.comments)
+        try:
+            text = record_text(merged.fields, merged.comments)
+        except RegistryError as refused:  # a value YAML cannot hold as it is: say where it came from
+            raise SourceError(f"{record.where or path}: {record.id}: {refused}") from None
         vet(root, record, text, draft=merged.draft)
         bucket = written.new if old is None else written.unchanged if old == text else written.changed
         bucket.append(record.id)

@@ -1,0 +1,147 @@
+"""Importers never write what ``registry check`` refuses, and never fail with an internal error.
+
+Every number is read by the record's rules before it is parsed (Python's ``float()`` takes ``1_000``,
+other scripts' digits, ``-0`` and ``1e308``); JSON is read with a depth bound, an integer bound and
+duplicate keys refused; and each record is checked with the check's own rules before anything is
+written, so a line break in a name, a 400-character organisation, a version that is a path, a
+negative latency or a ``javascript:`` URL is refused with its place in the source.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import pytest
+
+from registry.authoring.importers.bench import import_bench
+from registry.authoring.importers.imported import BenchOptions
+from registry.authoring.importers.mlperf import SourceOptions, import_mlperf
+from registry.authoring.importers.mlperf_table import SourceError
+from registry.authoring.importers.numbers import NumberRefused, source_number
+from tests.conftest import REPO
+from tests.test_hostile import run_cli
+
+VLLM = REPO / "tests" / "fixtures" / "bench" / "vllm-8qps-llama.json"
+MLPERF = REPO / "tests" / "fixtures" / "mlperf" / "v6.1" / "summary.csv"
+MODEL = "models/llama-3.1-8b-instruct"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    registry = tmp_path_factory.mktemp("hostile-imports") / "registry"
+    for collection in ("models", "hardware", "engines"):
+        shutil.copytree(REPO / "records" / collection, registry / "records" / collection)
+    return registry
+
+
+def _no_benchmarks(root: Path) -> None:
+    assert not (root / "records" / "benchmarks").exists()
+
+
+def _vllm(tmp_path: Path, old: str, new: str) -> Path:
+    text = VLLM.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "result.json"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def _mlperf(tmp_path: Path, column: str, value: str) -> Path:
+    with MLPERF.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[0][column] = value
+    path = tmp_path / "round" / "summary.csv"
+    path.parent.mkdir()
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), quoting=csv.QUOTE_ALL)
+        writer.writeheader()
+        writer.writerows(rows)
+    shutil.copy(MLPERF.parent / "README.md", path.parent)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1_000", "is not a number"),
+        ("\u0661\u0660\u0660\u0660", "is not a number"),  # Arabic-Indic digits
+        ("\uff11\uff10", "is not a number"),  # full-width digits
+        ("-0", "negative zero"),
+        ("1e308", "exponent beyond"),
+        (" 12", "is not a number"),
+        ("NaN", "is not a number"),
+    ],
+)
+def test_an_mlperf_result_python_would_take_is_refused_at_its_row(
+    root: Path, tmp_path: Path, value: str, message: str
+) -> None:
+    with pytest.raises(SourceError, match=f"summary.csv:2: Result .*{message}"):
+        import_mlperf(root, [_mlperf(tmp_path, "Result", value)], SourceOptions())
+    _no_benchmarks(root)
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "code"),
+    [
+        ("SystemName", "Example DGX\nforged: line", "S008"),
+        ("Organization", "X" * 400, "S004"),
+        ("version", "v6.1/../..", "S004"),
+        ("Accuracy", "ROUGE1: " + "9" * 5000, "more than 40 digits"),
+        ("SystemName", "Example\u200f DGX", r"U\+200F \(RIGHT-TO-LEFT MARK"),
+        ("Organization", "Example\U000e0041", r"U\+E0041 \(TAG"),
+    ],
+)
+def test_an_mlperf_row_the_check_would_refuse_writes_nothing(
+    root: Path, tmp_path: Path, column: str, value: str, code: str
+) -> None:
+    with pytest.raises(SourceError, match=f"summary.csv:2: .*{code}"):
+        import_mlperf(root, [_mlperf(tmp_path, column, value)], SourceOptions())
+    _no_benchmarks(root)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"request_throughput": 7.5705', '"request_throughput": 1e1200000', "exponent beyond 40"),
+        ('"completed": 200', '"completed": ' + "9" * 5000, "more than 40 digits"),
+        (
+            '"request_throughput": 7.5705',
+            '"request_throughput": 7.57, "request_throughput": 99999.0',
+            "twice",
+        ),
+        ('"mean_ttft_ms": 48.21', '"mean_ttft_ms": -48.21', "S005"),
+    ],
+)
+def test_a_vllm_result_the_check_would_refuse_writes_nothing(
+    root: Path, tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    with pytest.raises(SourceError, match=message):
+        import_bench(root, "vllm-bench", [_vllm(tmp_path, old, new)], BenchOptions(model=MODEL))
+    _no_benchmarks(root)
+
+
+def test_json_nested_100000_deep_is_refused_in_one_line(root: Path, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, _, err = run_cli("import", "--root", str(root), "vllm-bench", str(deep), "--model", MODEL)
+    assert code == 2 and "nested deeper than 64 levels" in err and "internal error" not in err
+    _no_benchmarks(root)
+
+
+def test_a_url_of_another_scheme_is_refused(root: Path) -> None:
+    options = BenchOptions(model=MODEL, url="javascript:alert(1)")
+    with pytest.raises(SourceError, match=r"sources\[0\]\.url"):
+        import_bench(root, "vllm-bench", [VLLM], options)
+    _no_benchmarks(root)
+
+
+@pytest.mark.parametrize(("text", "value"), [("12", 12), ("0.5", "0.5"), ("1.25e3", "1.25E+3"), ("-3", -3)])
+def test_the_numbers_a_source_writes_are_read_exactly(text: str, value: object) -> None:
+    assert str(source_number(text)) == str(value)
+
+
+def test_an_exponent_is_bounded_before_it_is_parsed() -> None:
+    with pytest.raises(NumberRefused, match="exponent"):
+        source_number("1e" + "9" * 100_000)
