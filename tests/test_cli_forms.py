@@ -13,7 +13,7 @@ import pytest
 from registry.cli import COMMANDS, build_parser, main
 from registry.engine.layers import Attention, LayerGroup, Parallel, Recurrent, StateTensor
 from registry.engine.trace import group_line
-from registry.ids import BadId, existing_record_id
+from registry.ids import BadId, existing_record_id, id_problem, record_id
 from tests.conftest import REPO
 
 Capture = pytest.CaptureFixture[str]
@@ -150,3 +150,27 @@ def test_a_parallel_layer_is_described_part_by_part_in_words() -> None:
         "3 × parallel, layers 0–2: attention (num_kv_heads 8, head_dim 128, v_head_dim 128) "
         "beside recurrent (mamba2) (state tensors ssm 4 × 64 × 128)"
     )
+
+
+@pytest.mark.parametrize("slug", ["aux", "con", "nul", "prn", "com1", "lpt9", "nul.v2", "com0"])
+def test_a_name_windows_reserves_is_no_record_id_for_new_or_an_import(
+    slug: str, tmp_path: Path, capsys: Capture
+) -> None:
+    """Git for Windows cannot check out records/hardware/aux.yaml: one merged record would break every
+    Windows clone, so ``new``, ``import --id`` and the check (tests/hostile/id-windows-reserved) refuse it."""
+    (tmp_path / "records" / "hardware").mkdir(parents=True)
+    assert main(["new", "--root", str(tmp_path), f"hardware/{slug}"]) == 2
+    assert "Windows reserves" in capsys.readouterr().err
+    assert not any((tmp_path / "records" / "hardware").iterdir())
+    with pytest.raises(BadId, match="Windows reserves"):
+        record_id(f"benchmarks/{slug}")
+
+
+def test_an_id_differing_from_a_file_only_in_case_is_refused(tmp_path: Path) -> None:
+    """On a case-insensitive file system (macOS, Windows) the two would be one file."""
+    folder = tmp_path / "records" / "benchmarks"
+    folder.mkdir(parents=True)
+    (folder / "Example-run.yaml").write_text("x", encoding="utf-8")
+    problem = id_problem(tmp_path, "benchmarks/example-run")
+    assert problem is not None and "only in case" in problem
+    assert id_problem(tmp_path, "benchmarks/other-run") is None

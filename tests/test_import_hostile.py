@@ -145,3 +145,21 @@ def test_the_numbers_a_source_writes_are_read_exactly(text: str, value: object) 
 def test_an_exponent_is_bounded_before_it_is_parsed() -> None:
     with pytest.raises(NumberRefused, match="exponent"):
         source_number("1e" + "9" * 100_000)
+
+
+def test_two_rows_of_one_result_differing_only_in_case_are_one_result(root: Path, tmp_path: Path) -> None:
+    """``Example`` and ``EXAMPLE`` as the organisation made two records of one result (and, on a
+    case-insensitive file system, two files that collide): now they are the same result, refused."""
+    with MLPERF.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows.append(rows[0] | {"Organization": rows[0]["Organization"].upper()})
+    path = tmp_path / "round" / "summary.csv"
+    path.parent.mkdir()
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), quoting=csv.QUOTE_ALL)
+        writer.writeheader()
+        writer.writerows(rows)
+    shutil.copy(MLPERF.parent / "README.md", path.parent)
+    with pytest.raises(SourceError, match=r"summary.csv:\d+: the same result"):
+        import_mlperf(root, [path], SourceOptions())
+    _no_benchmarks(root)

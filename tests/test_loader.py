@@ -117,3 +117,21 @@ def test_nesting_limit_without_recursion() -> None:
 def test_control_characters_are_refused() -> None:
     _, codes = load("a: b\x00c\n")
     assert codes == ["Y005"]
+
+
+def test_every_invisible_formatting_character_is_refused_with_its_code_point() -> None:
+    """Unicode's category Cf (U+200E, U+061C, tag characters, U+2062, ...): a reviewer sees none of
+    them, so a record holds none, raw or as an escape, and the hint names the code point."""
+    import re
+    import sys
+    import unicodedata
+
+    from registry.checker.encoding import decode
+    from registry.terminal import INVISIBLE_FORMAT
+
+    pattern = re.compile(f"[{INVISIBLE_FORMAT}]")
+    format_characters = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+    assert [c for c in format_characters if not pattern.fullmatch(c)] == []
+    for char in ("\u200e", "\u061c", "\U000e0041", "\u2062"):
+        text, found = decode("records/x/y.yaml", f"title: a{char}b\n".encode())
+        assert text is None and found[0].code == "Y005" and f"U+{ord(char):04X}" in found[0].hint

@@ -30,8 +30,8 @@ from registry.checker.pipeline import load_file, load_record
 from registry.engine.variants import Run
 from registry.errors import RegistryError
 from registry.files import write_atomic
+from registry.ids import id_problem, record_path
 from registry.ids import record_id as resolve_id
-from registry.ids import record_path
 from registry.kinds.fields import DTYPE_NAMES, ENGINE_LAYOUT_NAMES
 from registry.kinds.records import (
     DTYPE_PATTERN,
@@ -270,7 +270,9 @@ _COMMENTS: dict[str, tuple[str, ...]] = {
 def build(root: Path, options: NewOptions) -> NewRecord:
     """The record for ``options`` and what is left to fill; see the module docstring."""
     _check_options(options)
-    record_id = f"{KINDS[options.kind]}/{options.slug}"
+    record_id = resolve_id(f"{KINDS[options.kind]}/{options.slug}")  # the one id rule (ids.id_problem)
+    if (problem := id_problem(root, record_id)) is not None:
+        raise RegistryError(f"{record_id} cannot be written: {problem}")
     model = None
     if options.model is not None:
         if options.kind not in RUN_KINDS:

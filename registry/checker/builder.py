@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from registry.checker.encoding import VALUE_FORBIDDEN, describe_character
+from registry.checker.encoding import VALUE_FORBIDDEN, character_hint, describe_character
 from registry.checker.limits import MAX_ALIASES, MAX_DEPTH, MAX_NODES
 from registry.checker.pointers import Position, escape_pointer_part
 from registry.checker.yaml_rules import ALLOWED_TAGS, STR_TAG, resolve_plain
@@ -74,9 +74,9 @@ class EventBuilder:
         self.aliases = 0
         self.nodes = 0
 
-    def refuse(self, rule: Rule, mark: Any, message: str, pointer: str = "") -> Refused:
+    def refuse(self, rule: Rule, mark: Any, message: str, pointer: str = "", hint: str = "") -> Refused:
         line, column = position(mark)
-        return Refused(rule.diagnostic(self.path, line, column, message, pointer=pointer))
+        return Refused(rule.diagnostic(self.path, line, column, message, hint, pointer=pointer))
 
     def scalar(self, event: Any, pointer: str) -> Any:
         tag = _tag(event)
@@ -113,7 +113,8 @@ class EventBuilder:
         found = VALUE_FORBIDDEN.search(event.value)
         if found is not None:
             message = f"an escape in the value spells {describe_character(found.group())}"
-            raise self.refuse(syntax.ENCODING, event.start_mark, message, pointer)
+            hint = character_hint(found.group())
+            raise self.refuse(syntax.ENCODING, event.start_mark, message, pointer, hint)
 
     def build(self, events: Iterator[Any]) -> Any:
         """Build the values of one document whose start event has been consumed."""

@@ -40,7 +40,9 @@ def decode(path: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
     if control is not None:
         line, column = line_column(text, control.start())
         message = f"the file holds {describe_character(control.group())}"
-        return None, [syntax.ENCODING.diagnostic(path, line, column, message)]
+        return None, [
+            syntax.ENCODING.diagnostic(path, line, column, message, character_hint(control.group()))
+        ]
     return text, []
 
 
@@ -56,6 +58,14 @@ def line_column(text: str, index: int) -> Position:
     line = text.count("\n", 0, index) + text.count("\r", 0, index) - text.count("\r\n", 0, index) + 1
     start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
     return line, index - start + 1
+
+
+def character_hint(char: str) -> str:
+    """The hint for a refused character, naming its code point: what to delete, and where it hides."""
+    return (
+        f"delete U+{ord(char):04X} at that place (an editor may show nothing there: search for the code "
+        "point), and save the file as UTF-8"
+    )
 
 
 def describe_character(char: str) -> str:

@@ -54,14 +54,15 @@ def slug(text: str) -> str:
 
 
 def id_key(row: SummaryRow) -> tuple[str, ...]:
-    """What identifies a result: round, division, submitter, system, model and scenario."""
-    return (
-        row["version"],
-        row["Division"],
-        row["Organization"],
-        row["Platform"],
-        row["Model"],
-        row["Scenario"],
+    """What identifies a result: round, division, submitter, system, model and scenario, compared
+    without case (``Example`` and ``EXAMPLE`` are one submitter: two records of one result would be two
+    files that collide on a case-insensitive file system)."""
+    return tuple(cell.casefold() for cell in _key_cells(row))
+
+
+def _key_cells(row: SummaryRow) -> tuple[str, ...]:
+    return tuple(
+        row[column] for column in ("version", "Division", "Organization", "Platform", "Model", "Scenario")
     )
 
 
@@ -73,7 +74,7 @@ def base_slug(row: SummaryRow) -> str:
 
 def hashed_slug(row: SummaryRow) -> str:
     """The slug with a short stable hash of the whole key, for a slug too long or shared by two keys."""
-    digest = hashlib.sha256("\x1f".join(id_key(row)).encode()).hexdigest()[:8]
+    digest = hashlib.sha256("\x1f".join(_key_cells(row)).encode()).hexdigest()[:8]  # as first written
     return f"{base_slug(row)[: MAX_SLUG - 9].rstrip('-._')}-{digest}"
 
 
