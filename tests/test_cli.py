@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,17 @@ def test_version_is_printed_on_request_and_read_only_then() -> None:
     probe = "import sys; from registry.cli import build_parser; build_parser(); print('importlib.metadata' in sys.modules)"
     answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert answer.stdout.strip() == "False"
+
+
+def test_a_sarif_uri_is_a_percent_encoded_relative_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SARIF 2.1.0's artifactLocation.uri is a uri-reference: a raw space or ü is not one, and a raw
+    '%20' would decode to another file's name."""
+    (tmp_path / "records" / "hardware").mkdir(parents=True)
+    (tmp_path / "records" / "hardware" / "a b ü%20.yaml").write_text("x: 1\n", encoding="utf-8")
+    assert main(["check", "--root", str(tmp_path), "--format", "sarif", "--no-cache"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == "records/hardware/a%20b%20%C3%BC%2520.yaml"
+    assert urllib.parse.unquote(uri) == "records/hardware/a b ü%20.yaml"

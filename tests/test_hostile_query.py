@@ -167,3 +167,36 @@ def test_allow_files_is_documented_with_an_example(capsys: pytest.CaptureFixture
     help_text = capsys.readouterr().out
     assert "--allow-files" in help_text and "registry query --allow-files" in help_text
     assert "registry query --allow-files" in _INTRO and "read_csv(" in _INTRO
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_csv_cell_a_spreadsheet_would_run_is_neutralised(root: Path, start: str) -> None:
+    """OWASP's CSV injection: a text cell starting with = + - @, a tab or a carriage return gets a
+    leading ' (a number, even a negative one, stays a number)."""
+    code, out, _ = query(
+        root, f"SELECT chr({ord(start)}) || 'HYPERLINK(1)' AS name, -3 AS n", "--format", "csv"
+    )
+    assert code == 0
+    (header, row) = out.splitlines()[:2]
+    assert header == "name,n" and row.startswith("'") and row.endswith(",-3")
+
+
+def test_a_query_past_its_timeout_is_stopped(root: Path) -> None:
+    sql = "SELECT sum(hash(a.range * b.range)) FROM range(100000000) AS a, range(100000000) AS b"
+    started = time.perf_counter()
+    code, _, err = query(root, sql, "--timeout", "0.5")
+    assert code == 2 and "ran past 0.5 seconds" in err
+    assert time.perf_counter() - started < 5
+
+
+def test_a_query_past_its_memory_limit_is_an_error_not_the_machines_memory(root: Path) -> None:
+    sql = "SELECT list(range) FROM range(50000000)"
+    code, _, err = query(root, sql, "--memory-limit", "64MB", "--format", "csv")
+    assert code == 2 and "memory" in err.lower() and "Traceback" not in err
+    code, _, err = query(root, "SELECT 1", "--memory-limit", "lots")
+    assert code == 2 and "--memory-limit" in err
+
+
+def test_the_sql_cannot_raise_the_limits(root: Path) -> None:
+    code, _, err = query(root, "SET memory_limit = '100GB'")
+    assert code == 2 and "lock" in err.lower()

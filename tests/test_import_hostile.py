@@ -163,3 +163,25 @@ def test_two_rows_of_one_result_differing_only_in_case_are_one_result(root: Path
     with pytest.raises(SourceError, match=r"summary.csv:\d+: the same result"):
         import_mlperf(root, [path], SourceOptions())
     _no_benchmarks(root)
+
+
+def test_a_skipped_rows_cells_cannot_act_on_the_terminal(root: Path, tmp_path: Path) -> None:
+    """A skipped row's Model cell is printed: ESC ] 0 ; ... BEL retitles a terminal, ESC [ 2J clears
+    it and a line break forges a line. Every line the import prints goes through one escaping."""
+    payload = "resnet\x1b]0;owned\x07\x1b[2J\nrecords: 0 new"
+    with MLPERF.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows.append(rows[1] | {"Model": payload, "MlperfModel": payload})
+    path = tmp_path / "round" / "summary.csv"
+    path.parent.mkdir()
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), quoting=csv.QUOTE_ALL)
+        writer.writeheader()
+        writer.writerows(rows)
+    shutil.copy(MLPERF.parent / "README.md", path.parent)
+    isolated = tmp_path / "registry"
+    shutil.copytree(root, isolated)
+    code, out, err = run_cli("import", "--root", str(isolated), "mlperf", str(path))
+    assert code in (0, 1) and "\x1b" not in out + err and "\x07" not in out + err
+    assert "resnet\\x1b]0;owned\\x07\\x1b[2J\\nrecords: 0 new" in out
+    assert not any(line.startswith("records: 0 new") for line in out.splitlines())

@@ -39,11 +39,15 @@ other error (a wrong number, a dangling reference) still refuses the build.
 
 The answer is written as it is read, a batch of rows at a time; the table format shows the first 1,000
 rows and says when there were more (csv, json and markdown write them all). Control characters in a
-value are written as escapes. Ctrl-C stops the query (exit 130).
+value are written as escapes; in csv, a text cell starting with =, +, -, @, a tab or a carriage return
+gets a leading ' so that a spreadsheet shows it rather than running it. A query runs at most --timeout
+seconds (default 60) within --memory-limit of memory (default 1GB), both set before the SQL runs, which
+cannot raise them. Ctrl-C stops the query (exit 130).
 
 exit codes: 0 answered (drafts left out are noted on standard error), 1 the database could not be
 built (the registry has errors other than drafts'; they are listed), 2 could not run (an error in the
-SQL, an empty query, a bad option, a --db folder that does not exist), 130 interrupted.
+SQL, an empty query, a bad option, a --db folder that does not exist, a query past its --timeout or
+its --memory-limit), 130 interrupted.
 """
 
 
@@ -59,6 +63,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db",
         metavar="PATH",
         help="the database file (default: build/registry.duckdb); its folder must exist",
+    )
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="stop a query that runs longer than this (default: 60 seconds)",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        metavar="AMOUNT",
+        default="1GB",
+        help="the most memory DuckDB may use for the query, e.g. 512MB, 4GB (default: 1GB); the SQL "
+        "cannot raise it",
     )
     parser.add_argument(
         "--allow-files",
@@ -78,5 +96,13 @@ def run(args: argparse.Namespace) -> int:
     path = current_database(args, leave_out_drafts=True)
     if path is None:
         return 1
-    stream_query(path, sql, sys.stdout, args.format, allow_files=args.allow_files)
+    stream_query(
+        path,
+        sql,
+        sys.stdout,
+        args.format,
+        allow_files=args.allow_files,
+        timeout=args.timeout,
+        memory_limit=args.memory_limit,
+    )
     return 0

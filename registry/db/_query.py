@@ -196,12 +196,26 @@ def as_table(result: QueryResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads a cell starting with as a formula (OWASP's list for CSV injection)."""
+
+
+def spreadsheet_safe(value: Any, cell: str) -> str:
+    """A CSV cell that a spreadsheet shows as text: one starting with :data:`FORMULA_STARTS` gets a
+    leading ``'``, as OWASP recommends (a record's name ``=HYPERLINK(...)`` would otherwise run when the
+    file is opened). A number's cell is left as it is (``-3`` is a number, never a formula)."""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return cell
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
+
+
 def as_csv(result: QueryResult) -> str:
-    """RFC 4180 CSV with a header row; NULL is an empty field."""
+    """RFC 4180 CSV with a header row; NULL is an empty field; text a spreadsheet would run is
+    neutralised (:func:`spreadsheet_safe`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(result.columns)
-    writer.writerows([text(v) for v in row] for row in result.rows)
+    writer.writerow([spreadsheet_safe(name, name) for name in result.columns])
+    writer.writerows([spreadsheet_safe(v, text(v)) for v in row] for row in result.rows)
     return buffer.getvalue()
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from registry.db._query import QueryResult, _numeric, as_table, markdown_cell, plain, text
+from registry.db._query import QueryResult, _numeric, as_table, markdown_cell, plain, spreadsheet_safe, text
 from registry.errors import QueryError
 from registry.terminal import terminal_safe as printable
 
@@ -76,15 +76,39 @@ def require_sql(sql: str) -> str:
     return sql
 
 
-def stream_query(path: Path, sql: str, out: TextIO, format_: str, *, allow_files: bool = False) -> None:
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a query may run before it is interrupted (``--timeout``): a query of the registry's tables
+answers in well under a second; one that runs a minute is a cross join nobody meant."""
+_MEMORY = re.compile(r"[0-9]{1,6}(\.[0-9]{1,3})?\s?(B|[KMGT]i?B)", re.IGNORECASE)
+DEFAULT_MEMORY = "1GB"
+"""DuckDB's memory limit for a query (``--memory-limit``); DuckDB's own default is most of the machine."""
+
+
+def stream_query(
+    path: Path,
+    sql: str,
+    out: TextIO,
+    format_: str,
+    *,
+    allow_files: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+    memory_limit: str = DEFAULT_MEMORY,
+) -> None:
     """Run ``sql`` on the database at ``path`` and write its answer to ``out`` in ``format_`` as it
-    comes. Raises :class:`QueryError` for SQL that cannot run, ``KeyboardInterrupt`` on Ctrl-C (after
-    interrupting the query)."""
+    comes, within ``timeout`` seconds and DuckDB's ``memory_limit`` (both set before the configuration
+    is locked, so the SQL cannot raise them). Raises :class:`QueryError` for SQL that cannot run or
+    runs past the timeout, ``KeyboardInterrupt`` on Ctrl-C (after interrupting the query)."""
     import duckdb  # lazy
 
     require_sql(sql)
+    if not timeout > 0:
+        raise QueryError(f"--timeout {timeout}: give a number of seconds above 0")
+    if not _MEMORY.fullmatch(memory_limit):
+        raise QueryError(f"--memory-limit {memory_limit!r}: give an amount such as 512MB, 1GB or 2GiB")
     try:
-        connection = duckdb.connect(str(path), read_only=True, config=OPENING_CONFIG)
+        connection = duckdb.connect(
+            str(path), read_only=True, config={**OPENING_CONFIG, "memory_limit": memory_limit}
+        )
         lock_down(connection, allow_files=allow_files)
     except duckdb.Error as error:
         raise QueryError(f"cannot open {path}: {str(error).splitlines()[0]}") from None
@@ -100,9 +124,16 @@ def stream_query(path: Path, sql: str, out: TextIO, format_: str, *, allow_files
 
     worker = threading.Thread(target=work, name="registry-query", daemon=True)
     worker.start()
+    deadline = time.monotonic() + timeout
     try:
         while worker.is_alive():
             worker.join(0.05)
+            if worker.is_alive() and time.monotonic() > deadline:
+                cursor.interrupt()
+                worker.join(5.0)
+                raise QueryError(
+                    f"the query ran past {timeout:g} seconds and was stopped (--timeout SECONDS allows more)"
+                )
     except KeyboardInterrupt:
         cursor.interrupt()
         worker.join(5.0)
@@ -133,11 +164,12 @@ def _close(cursor: Any, connection: Any, seconds: float = 5.0) -> None:
             time.sleep(0.01)
 
 
-def _cell(value: Any) -> str:
-    """A value as text with its control characters escaped; a number holds none, so it skips the look."""
+def _cell(value: Any, *, spreadsheet: bool = False) -> str:
+    """A value as text with its control characters escaped; a number holds none, so it skips the look.
+    For a CSV cell (``spreadsheet``), text a spreadsheet would run is neutralised first."""
     if isinstance(value, int | float) or value is None:
         return text(value)
-    return printable(text(value))
+    return printable(spreadsheet_safe(value, text(value)) if spreadsheet else text(value))
 
 
 def _batches(cursor: Any) -> Iterator[list[tuple[Any, ...]]]:
@@ -181,10 +213,12 @@ def _table(
 
 
 def _csv(columns: Sequence[str], batches: Iterator[list[Any]], out: TextIO) -> None:
+    """CSV as :func:`registry.db._query.as_csv` writes it (cells a spreadsheet would run neutralised),
+    a batch at a time."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([spreadsheet_safe(name, name) for name in columns])
     for batch in batches:
-        writer.writerows([_cell(value) for value in row] for row in batch)
+        writer.writerows([_cell(value, spreadsheet=True) for value in row] for row in batch)
 
 
 def _json(columns: Sequence[str], batches: Iterator[list[Any]], out: TextIO) -> None:
