@@ -185,3 +185,20 @@ def test_a_skipped_rows_cells_cannot_act_on_the_terminal(root: Path, tmp_path: P
     assert code in (0, 1) and "\x1b" not in out + err and "\x07" not in out + err
     assert "resnet\\x1b]0;owned\\x07\\x1b[2J\\nrecords: 0 new" in out
     assert not any(line.startswith("records: 0 new") for line in out.splitlines())
+
+
+def test_a_figure_the_checks_later_stages_refuse_is_not_written(root: Path, tmp_path: Path) -> None:
+    """A throughput ten billion billion times what the run's own request rate and lengths allow passes
+    the schema; the check's consistency stage (F013) refuses it, and so does the import."""
+    huge = _vllm(tmp_path, '"output_throughput": 969.03', '"output_throughput": 9.69e30')
+    options = BenchOptions(
+        model=MODEL,
+        hardware="hardware/h100-sxm",
+        count=1,
+        engine_version="0.11.0",
+        prefix_cache="cold",
+        url="https://example.org/run",
+    )
+    with pytest.raises(SourceError, match="F013"):
+        import_bench(root, "vllm-bench", [huge], options)
+    _no_benchmarks(root)

@@ -3,9 +3,10 @@
 1. Each record is merged into the file already on disk (:mod:`registry.authoring.importers.merge`):
    what a person added is kept, and each source value that changed is listed; ``force`` replaces the
    file with the source's record instead.
-2. Each record's text is made (and loaded back by the writer), then checked with the check's own rules
-   (:mod:`registry.authoring.importers.vetting`): a value ``registry check`` would refuse stops the
-   import, naming the source's place, before anything is written.
+2. Each record's text is made (and loaded back by the writer), then checked with the check's own rules,
+   each on its own and then all together through the check's later stages, beside the records they
+   name (:mod:`registry.authoring.importers.vetting`): a value ``registry check`` would refuse stops
+   the import, naming the source's place, before anything is written.
 3. Only the files whose text differs are written, all or none (:func:`registry.files.write_all_atomic`):
    a full disk, an error or Ctrl-C leaves every record as it was and no temporary file behind.
 
@@ -20,12 +21,14 @@ from typing import Any
 
 from registry.authoring.importers.merge import Merged, merge
 from registry.authoring.importers.mlperf_table import SourceError
-from registry.authoring.importers.vetting import vet
+from registry.authoring.importers.vetting import vet, vet_together
 from registry.authoring.writer import record_text
 from registry.checker.limits import MAX_FILE_BYTES
+from registry.checker.load import Document
 from registry.errors import RegistryError
 from registry.files import own_folder, write_all_atomic
 from registry.ids import record_path
+from registry.kinds.records import Record
 from registry.reading import read_regular
 
 
@@ -59,6 +62,8 @@ def write_records(root: Path, records: list[Planned], written: Written, *, force
     """Merge (unless ``force``), check and write every record, all or none; see the module's docstring."""
     own_folder(root, root / "records", create=False)
     writes: list[tuple[Path, bytes]] = []
+    validated: list[tuple[Planned, tuple[Record, Document]]] = []
+    listings: dict[Path, dict[str, str]] = {}
     for record in records:
         path = record_path(root, record.id)
         old = _old_text(path)
@@ -67,7 +72,9 @@ def write_records(root: Path, records: list[Planned], written: Written, *, force
             text = record_text(merged.fields, merged.comments)
         except RegistryError as refused:  # a value YAML cannot hold as it is: say where it came from
             raise SourceError(f"{record.where or path}: {record.id}: {refused}") from None
-        vet(root, record, text, draft=merged.draft)
+        built = vet(root, record, text, draft=merged.draft, listings=listings)
+        if built is not None:
+            validated.append((record, built))
         bucket = written.new if old is None else written.unchanged if old == text else written.changed
         bucket.append(record.id)
         if merged.draft:
@@ -75,6 +82,7 @@ def write_records(root: Path, records: list[Planned], written: Written, *, force
         if old != text:
             written.changes[record.id] = merged.changes
             writes.append((path, text.encode("utf-8")))
+    vet_together(root, validated)
     write_all_atomic(writes)
 
 
