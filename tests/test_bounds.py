@@ -263,3 +263,40 @@ def test_a_minimum_latency_and_a_maximum_rate_are_not_bounded() -> None:
         assert bound.computable is computable, statistic
     fastest = _only(_run(_figure("output_throughput", 10**12, statistic="max")), "compute-roof")
     assert not fastest.computable and "one request's extreme" in (fastest.reason or "")
+
+
+def test_the_compute_roof_counts_the_whole_request_prefill_and_attention() -> None:
+    figure = _figure("output_throughput", 100_000)
+    bare = _only(_run(figure), "compute-roof")
+    whole = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="fixed"), "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    attention = 32 * 2 * 32 * (128 + 128) * (2048 * 2049 // 2)  # layers x heads x sizes x causal pairs
+    per_output = Fraction(2 * matmul * 2048 + attention, 1024)
+    assert whole.limit == Fraction(8 * 45 * 10**14) / per_output
+    assert bare.limit is not None and whole.limit < bare.limit / 2  # the prompt's share halves the roof
+    assert any("input tokens per request: 1,024" in line for line in whole.trace)
+
+
+def test_a_mean_output_length_from_the_accuracy_report_counts_the_output_attention() -> None:
+    figure = _figure("output_throughput", 100_000)
+    run = _run(figure, mean_output_tokens=Fraction("272.6"), output_source="the accuracy report")
+    bound = _only(run, "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    mean = Fraction("272.6")
+    attention = 32 * 2 * 32 * (128 + 128) * mean * (mean + 1) / 2  # Jensen: the mean request's pairs
+    assert bound.limit == Fraction(8 * 45 * 10**14) / (2 * matmul + attention / mean)
+    assert any("272.6 (the accuracy report)" in line for line in bound.trace)
+
+
+def test_capped_lengths_count_no_prompt_and_a_window_counts_its_convex_share() -> None:
+    figure = _figure("output_throughput", 100_000)
+    capped = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="max"), "compute-roof")
+    bare = _only(_run(figure), "compute-roof")
+    assert capped.limit == bare.limit
+    window = replace(LLAMA_8B, layout=uniform_layer_groups("w", SlidingWindow(8, 128, 128, window=128), 32))
+    run = _run(figure, model=window, input_tokens=1000, output_tokens=24, lengths="mean")
+    bound = _only(run, "compute-roof")
+    pairs = 128 * 1024 - 128 * 129 // 2  # the convex lower bound w L - w (w + 1) / 2 at L = 1,024
+    matmul = 8 * 10**9 - 128256 * 4096
+    per_output = Fraction(2 * matmul * 1024 + 32 * 2 * 32 * 256 * pairs, 24)
+    assert bound.limit == Fraction(8 * 45 * 10**14) / per_output

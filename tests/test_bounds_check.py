@@ -39,6 +39,10 @@ def _offline(tmp_path: Path, stated: str, per: str = "system", count: int = 8) -
     path = root / F012_RUN
     text = path.read_text(encoding="utf-8").replace("hardware_count: 1", f"hardware_count: {count}")
     text = text.replace("scenario: single-stream", "scenario: offline")
+    # An offline run of 1,024-token prompts and outputs: each output token carries its prompt's share.
+    text = text.replace(
+        "input_tokens: 32768\n  output_tokens: 1\n", "input_tokens: 1024\n  output_tokens: 1024\n"
+    )
     text = text.replace(
         "  - metric: ttft\n    statistic: mean\n    per: request\n    stated: 0.35 ms",
         f"  - metric: output_throughput\n    statistic: value\n    per: {per}\n    stated: {stated}",

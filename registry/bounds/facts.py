@@ -21,6 +21,8 @@ class ModelFacts:
     id: str
     params_active: Fraction | None
     """Parameters one token passes through (``params_active_b`` x 10^9; the total for a dense model)."""
+    params_total: Fraction | None = None
+    """Every parameter the model holds (``params_total_b`` x 10^9): what the memory keeps resident."""
     untied_embedding: int | None = None
     """Parameters of an input embedding table stated untied from the output head (``vocab_size x
     hidden_size``): a token looks one row up, so the table is neither multiplied nor read in full."""
@@ -41,6 +43,8 @@ class Part:
     """Dense peak FLOP/s of one device, by numeric format (``fp4``, ``fp8``, ``bf16``, ...)."""
     bandwidth: Fraction | None
     """Memory bandwidth of one device, bytes per second."""
+    memory: Fraction | None = None
+    """Memory capacity of one device, bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,14 @@ class RunFacts:
     """Why ``parts`` is empty when the run names hardware: its record is missing or does not load."""
     disaggregated: bool = False
     """Prefill and decode on separate accelerators: a per-accelerator figure may count one pool only."""
+    mean_output_tokens: Fraction | None = None
+    """The run's mean output length per request where the workload states none of its own: an MLPerf
+    submission's accuracy report (``tokens_per_sample``)."""
+    output_source: str | None = None
+    """Where ``mean_output_tokens`` was read, for the derivation."""
+    engine_kv_bytes: Fraction | None = None
+    """One sequence's cache at ``input_tokens`` under the run's own engine layout (block rounding and
+    all), which the memory holds for each sequence; None when it cannot be computed."""
 
     @property
     def accelerators(self) -> int:

@@ -18,8 +18,9 @@ from fractions import Fraction
 
 from registry.bounds.bound import PHYSICS_TOLERANCE, Bound, Side, Slip, not_computable
 from registry.bounds.facts import Figure, RunFacts
-from registry.bounds.flops import decode_attention, prefill_attention, weight_flops
+from registry.bounds.flops import prefill_attention, weight_flops
 from registry.bounds.hardware import describe_system, system_bandwidth, system_peak
+from registry.bounds.work import work_per_token
 from registry.bounds.written import count, rate, seconds, si, significant
 from registry.engine.dtypes import get_dtype
 
@@ -87,17 +88,8 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
     missing = cached or _active(run) or (peak if isinstance(peak, str) else None)
     if missing is not None or isinstance(peak, str):
         return not_computable("compute-roof", figure, subject, "ceiling", "tok/s", missing or "")
-    flops, line, inputs = weight_flops(run.model)
-    lines = [line]
-    extra: tuple[tuple[str, str], ...] = ()
-    if figure.metric == "output_throughput" and run.input_tokens:
-        attention = decode_attention(run.model, run.input_tokens)
-        flops += attention.flops
-        lines.extend(attention.lines)
-        extra = attention.inputs
-    elif figure.metric == "output_throughput":
-        lines.append("attention: not counted (the workload states no input length)")
-    lines.append(f"per token: {si(flops, 'FLOP')}")
+    flops, work_lines, inputs = work_per_token(run, figure.metric)
+    lines = list(work_lines)
     lines.append(peak.line)
     system = peak.flops / flops
     lines.append(f"roof: {si(peak.flops, 'FLOP/s')} / {si(flops, 'FLOP')} = {rate(system)} per system")
@@ -121,7 +113,6 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
         what,
         inputs=(
             *inputs,
-            *extra,
             ("peak", peak.line.removeprefix("peak: ")),
             ("accelerators", str(run.accelerators)),
         ),

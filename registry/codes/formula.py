@@ -129,7 +129,10 @@ BEATS_COMPUTE_ROOF = _rule(
     "beats-compute-roof",
     "A throughput is above what the hardware's peak compute allows for the model it served.",
     "Every token passes through the model's active parameters: at least 2 FLOPs per parameter (a "
-    "multiply and an add), plus attention over the input when the workload states its length. The "
+    "multiply and an add), and an output token carries its request's whole work: the prompt's prefill "
+    "and attention over the prompt and the output, from the workload's token counts (an MLPerf "
+    "submission's mean output length from its accuracy report's tokens_per_sample; mean lengths bound "
+    "attention through Jensen's inequality, caps bound nothing). The "
     "system's vendor dense peak (never the sparse figure) at the run's compute format (its activation "
     "format, else its weight formats) over that work is a roof no run can pass. The work counted is a "
     "lower bound (an untied input embedding is a lookup, attention the geometry cannot size adds "

@@ -26,17 +26,41 @@ KvFigure = Fraction | str
 """One sequence's cache at the input length (bytes), or why there is none."""
 
 
+MEAN_OUTPUT_SOURCE = (
+    "the submission's accuracy report, tokens_per_sample; taken as the performance run's mean, whose "
+    "samples LoadGen draws from the same dataset"
+)
+"""Where an MLPerf record's mean output length comes from, said in each derivation that uses it."""
+
+
 def benchmark_bounds(
-    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+    index: RegistryIndex,
+    record: Benchmark,
+    geometry: ModelGeometry | None,
+    cache: KvFigure,
+    engine_cache: KvFigure | None = None,
 ) -> tuple[Bound, ...]:
     """Every bound on the record's figures (nothing for a record that states none)."""
     if not record.metrics:
         return ()
-    return bounds_of(run_facts(index, record, geometry, cache))
+    return bounds_of(run_facts(index, record, geometry, cache, engine_cache))
+
+
+def mean_output_tokens(record: Benchmark) -> Fraction | None:
+    """The mean output tokens per sample the record's accuracy report states (MLPerf's
+    ``tokens_per_sample``), or None."""
+    for score in record.accuracy or ():
+        if score.metric == "tokens_per_sample" and score.value > 0:
+            return Fraction(str(score.value))
+    return None
 
 
 def run_facts(
-    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+    index: RegistryIndex,
+    record: Benchmark,
+    geometry: ModelGeometry | None,
+    cache: KvFigure,
+    engine_cache: KvFigure | None = None,
 ) -> RunFacts:
     workload = record.workload
     system = record.system
@@ -65,6 +89,9 @@ def run_facts(
         figures=tuple(_figures(record)),
         hardware_reason=None if isinstance(parts, tuple) else parts,
         disaggregated=bool(system and system.disaggregation),
+        mean_output_tokens=mean_output_tokens(record),
+        output_source=MEAN_OUTPUT_SOURCE,
+        engine_kv_bytes=engine_cache if isinstance(engine_cache, Fraction) else None,
     )
 
 
@@ -79,6 +106,7 @@ def model_facts(index: RegistryIndex, model_id: str, geometry: ModelGeometry | N
     return ModelFacts(
         id=model_id,
         params_active=_active(model, stated),
+        params_total=Fraction(str(model.params_total_b)) * 10**9 if model.params_total_b else None,
         untied_embedding=_untied_embedding(stated, fields),
         layout=geometry.layout if geometry else None,
         fields=fields,
@@ -123,7 +151,8 @@ def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
         str(name): parse_quantity(text).value for name, text in hardware.peak_dense_flops_per_device.items()
     }
     bandwidth = parse_quantity(hardware.bandwidth_per_device).value if hardware.bandwidth_per_device else None
-    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth)
+    memory = parse_quantity(hardware.memory_per_device).value
+    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth, memory)
 
 
 def _concurrency(record: Benchmark) -> int | None:
