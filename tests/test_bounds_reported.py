@@ -52,6 +52,7 @@ def test_the_table_holds_each_bound_its_inputs_and_the_fraction_reached(root: Pa
         (0, "prefill-floor"),
         (1, "bandwidth-roof"),
         (1, "compute-roof"),
+        (1, "decode-roof"),
         (None, "memory-fit"),
     ]
     floor = rows[0]
@@ -61,7 +62,9 @@ def test_the_table_holds_each_bound_its_inputs_and_the_fraction_reached(root: Pa
     assert json.loads(floor[9])["input tokens"] == "32,768" and floor[10][-1].startswith("floor: ")
     bandwidth = rows[1]
     assert bandwidth[5] == "tokens/s" and 0 < bandwidth[6] < 1  # 2 tok/s of one stream's roof
-    fit = rows[3]
+    decode = rows[3]
+    assert decode[5] == "tokens/s" and 0 < decode[6] < 1 and decode[10][-1].startswith("roof: ")
+    fit = rows[4]
     assert fit[5] == "B" and 0 < fit[6] < 1 and fit[7] is False
     export_parquet(path, tmp_path / "out")
     exported = pq.read_table(tmp_path / "out" / "benchmark_bounds.parquet")

@@ -96,9 +96,26 @@ class RunFacts:
     submission's accuracy report (``tokens_per_sample``)."""
     output_source: str | None = None
     """Where ``mean_output_tokens`` was read, for the derivation."""
+    end_kv_bytes: Fraction | None = None
+    """One sequence's cache (ideal layout) at its last decode step, ``input + output - 1`` tokens, with
+    fixed lengths; None otherwise."""
+    synthetic_prompts: bool = False
+    """The workload's dataset is synthetic (random token ids), whose prompts share no cache block."""
+    kv_assumed: str | None = None
+    """The format ``kv_bytes`` is counted in when the run states none: the narrowest the engine knows."""
     engine_kv_bytes: Fraction | None = None
     """One sequence's cache at ``input_tokens`` under the run's own engine layout (block rounding and
     all), which the memory holds for each sequence; None when it cannot be computed."""
+
+    @property
+    def kv_note(self) -> str:
+        """What a cache line says of the cache's format when the run states none."""
+        if self.kv_assumed is None:
+            return ""
+        return (
+            f" (KV format not stated: counted at {self.kv_assumed}, the narrowest format the engine knows, "
+            "so no engine's cache is smaller)"
+        )
 
     @property
     def accelerators(self) -> int:

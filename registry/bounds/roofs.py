@@ -38,6 +38,7 @@ _WORDS = {
     "e2e_latency": "end-to-end latency",
 }
 
+TENFOLD = Slip("a tenfold slip: a digit too many or a decimal point misplaced", Fraction(10))
 THOUSAND = Slip("a thousands separator or 'k' misread: the figure is 1,000 times too large", Fraction(1000))
 UNSTATED_SPECULATION = Slip(
     "speculative decoding the record does not state: a step that yields several tokens per sequence",
@@ -117,7 +118,7 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
             ("accelerators", str(run.accelerators)),
         ),
         trace=tuple(lines),
-        slips=(*_per_accelerator_slip(run, figure), THOUSAND),
+        slips=(*_per_accelerator_slip(run, figure), TENFOLD, THOUSAND),
     )
 
 
@@ -174,7 +175,9 @@ def _step(run: RunFacts, in_flight: int) -> tuple[Fraction, list[str], tuple[tup
     else:
         shared = "" if sequences == in_flight else " (a prefix cache may share it: counted once)"
         at = count(run.input_tokens or 0)
-        cache_line = f"KV cache read per step: {sequences} × {si(cache, 'B')} at {at} tokens{shared}"
+        cache_line = (
+            f"KV cache read per step: {sequences} × {si(cache, 'B')} at {at} tokens{shared}{run.kv_note}"
+        )
     step_bytes = weight_bytes + sequences * cache
     step = step_bytes / per_second
     lines = [
@@ -208,13 +211,13 @@ def bandwidth_roof(run: RunFacts, figure: Figure) -> Bound:
     if side == "floor":
         limit = step / tokens
         lines.append(f"floor: {seconds(step)} / {per_step} = {seconds(limit)}")
-        slips: tuple[Slip, ...] = (MILLI, *speculation)
+        slips: tuple[Slip, ...] = (*speculation, MILLI)
     else:
         system = in_flight * tokens / step
         lines.append(f"roof: {in_flight} in flight × {per_step} / {seconds(step)} = {rate(system)}")
         limit, per_line = _per_figure(run, figure, system)
         lines.extend([per_line] if per_line else [])
-        slips = (*_per_accelerator_slip(run, figure), THOUSAND, *speculation)
+        slips = (*_per_accelerator_slip(run, figure), *speculation, TENFOLD, THOUSAND)
     what = f"the memory-bandwidth {side if side == 'floor' else 'roof'} of {describe_system(run)} with {fmt} weights"
     return Bound(
         "bandwidth-roof",

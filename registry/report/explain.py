@@ -98,6 +98,8 @@ BOUND_WORDS = {
     "bandwidth-roof": "memory-bandwidth bound",
     "prefill-floor": "prefill floor",
     "consistency": "consistency",
+    "decode-roof": "decode roof (what the memory holds)",
+    "unit": "unit",
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from registry.bounds import Bound, Figure, ModelFacts, Part, RunFacts, bounds_of
 from registry.checker.index import RegistryIndex
+from registry.engine.dtypes import DTYPES, get_dtype
 from registry.engine.units import QuantityError, parse_quantity
 from registry.kinds.records import Benchmark, Hardware, Model
 from registry.results.geometry import ModelGeometry
@@ -21,6 +22,10 @@ EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_nu
 """Config fields that name a mixture of experts: a model whose config has none of them is dense, and
 its total parameters are the ones every token passes through."""
 
+
+LEAST_KV_DTYPE = min(DTYPES, key=lambda name: get_dtype(name).bytes_per_element)
+"""The format a cache of unstated format is counted in: the narrowest the engine knows (4 bits), so the
+bytes it gives are the least any serving engine's cache takes, and a bound built on them stays a bound."""
 
 KvFigure = Fraction | str
 """One sequence's cache at the input length (bytes), or why there is none."""
@@ -39,11 +44,14 @@ def benchmark_bounds(
     geometry: ModelGeometry | None,
     cache: KvFigure,
     engine_cache: KvFigure | None = None,
+    end_cache: KvFigure | None = None,
 ) -> tuple[Bound, ...]:
-    """Every bound on the record's figures (nothing for a record that states none)."""
+    """Every bound on the record's figures (nothing for a record that states none): ``cache`` is one
+    sequence's at its prompt under the ideal layout, ``engine_cache`` the same under the run's engine
+    layout, ``end_cache`` the ideal one at the last decode step (prompt + output - 1 tokens)."""
     if not record.metrics:
         return ()
-    return bounds_of(run_facts(index, record, geometry, cache, engine_cache))
+    return bounds_of(run_facts(index, record, geometry, cache, engine_cache, end_cache))
 
 
 def mean_output_tokens(record: Benchmark) -> Fraction | None:
@@ -61,6 +69,7 @@ def run_facts(
     geometry: ModelGeometry | None,
     cache: KvFigure,
     engine_cache: KvFigure | None = None,
+    end_cache: KvFigure | None = None,
 ) -> RunFacts:
     workload = record.workload
     system = record.system
@@ -76,6 +85,8 @@ def run_facts(
         weights=(precision.weights,) if precision.weights else tuple(precision.weight_formats or ()),
         activations=precision.activations,
         kv_dtype=precision.kv_cache,
+        kv_assumed=None if precision.kv_cache else LEAST_KV_DTYPE,
+        synthetic_prompts=bool(workload and workload.dataset and "synthetic" in workload.dataset.lower()),
         scenario=record.scenario,
         concurrency=_concurrency(record),
         input_tokens=input_tokens,
@@ -92,6 +103,7 @@ def run_facts(
         mean_output_tokens=mean_output_tokens(record),
         output_source=MEAN_OUTPUT_SOURCE,
         engine_kv_bytes=engine_cache if isinstance(engine_cache, Fraction) else None,
+        end_kv_bytes=end_cache if isinstance(end_cache, Fraction) else None,
     )
 
 

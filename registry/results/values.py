@@ -21,7 +21,7 @@ from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
 from registry.kinds.records import Benchmark, Hardware, Model
-from registry.results.bounds import KvFigure, benchmark_bounds
+from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, benchmark_bounds
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
 from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_at, run_of, spec_of
@@ -164,7 +164,14 @@ def _run_result(
     problem = f"{record.model} is not a model record" if geometry is None else geometry.error
     layout = None if geometry is None else geometry.layout
     bounds = (
-        benchmark_bounds(index, record, geometry, _input_cache(layout, record, caches))
+        benchmark_bounds(
+            index,
+            record,
+            geometry,
+            _input_cache(layout, record, caches),
+            _input_cache(layout, record, caches, key),
+            _input_cache(layout, record, caches, "ideal", _output_growth(record)),
+        )
         if isinstance(record, Benchmark)
         else ()
     )
@@ -199,34 +206,52 @@ def _compute(layout: LayerGroups, run: Run) -> CacheResult:
     )
 
 
+def _output_growth(record: Benchmark) -> int:
+    """Tokens a sequence's cache holds past its prompt at its last decode step (output tokens - 1), 0
+    when the workload states no fixed output length."""
+    workload = record.workload
+    if workload is None or workload.lengths not in (None, "fixed") or not workload.output_tokens:
+        return 0
+    return workload.output_tokens - 1
+
+
 def _input_cache(
-    layout: LayerGroups | None, record: Benchmark, caches: dict[tuple[Any, ...], KvFigure]
+    layout: LayerGroups | None,
+    record: Benchmark,
+    caches: dict[tuple[Any, ...], KvFigure],
+    engine_layout: str | None = "ideal",
+    past_prompt: int = 0,
 ) -> KvFigure:
-    """One sequence's cache at the workload's input length under the ideal layout (the least any engine
-    keeps: the bandwidth bound reads it), or why there is none; worked out once per layout, length and
-    formats (``caches``), which the benchmarks of one model share."""
+    """One sequence's cache at the workload's input length under ``engine_layout``, or why there is
+    none: under the ideal layout, the least any engine keeps, which a decode step reads; under the
+    run's own, what its memory holds per sequence. Worked out once per layout, length and formats
+    (``caches``), which the benchmarks of one model share."""
+    if engine_layout is None:
+        return f"the formula engine has no rules for the layout {record.layout!r}"
     tokens = record.workload.input_tokens if record.workload else None
     if layout is None:
         return f"{record.model} has no cache layout"
-    if record.precision.kv_cache is None:
-        return "the KV-cache format is not stated"
     if not tokens:
         return "the workload states no input length"
-    run = run_at(record, tokens)
-    key = (layout, tokens, run.kv_dtype, run.state_dtype, run.model_dtype)
+    run = run_at(record, tokens + past_prompt)
+    if record.precision.kv_cache is None:
+        if engine_layout != "ideal":
+            return "the KV-cache format is not stated"
+        run = replace(run, kv_dtype=LEAST_KV_DTYPE)
+    key = (layout, tokens + past_prompt, run.kv_dtype, run.state_dtype, run.model_dtype, engine_layout)
     if key not in caches:
-        caches[key] = _sequence_cache(layout, run)
+        caches[key] = _sequence_cache(layout, run, engine_layout)
     return caches[key]
 
 
-def _sequence_cache(layout: LayerGroups, run: Run) -> KvFigure:
+def _sequence_cache(layout: LayerGroups, run: Run, engine_layout: str) -> KvFigure:
     result = _computed(
         lambda: compute(
             layout,
             context_tokens=run.context_tokens,
             kv_dtype=run.kv_dtype,
             state_dtype=run.state_dtype,
-            engine_layout="ideal",
+            engine_layout=engine_layout,
             model_dtype=run.model_dtype,
             traced=False,
         )

@@ -15,8 +15,10 @@ BOUND_NAMES = {
     "bandwidth-roof": "memory bandwidth",
     "prefill-floor": "prefill floor",
     "consistency": "consistency",
+    "decode-roof": "decode roof",
+    "unit": "unit",
 }
-PHYSICS = ("compute-roof", "bandwidth-roof", "prefill-floor")
+PHYSICS = ("compute-roof", "bandwidth-roof", "decode-roof", "prefill-floor")
 """The bounds from the hardware's datasheet figures: their fraction reached is the % of roofline."""
 
 
