@@ -26,7 +26,6 @@ BOUND_KINDS: tuple[BoundKind, ...] = (
     "decode-roof",
     "prefill-floor",
     "consistency",
-    "unit",
 )
 
 Side = Literal["ceiling", "floor", "equal"]

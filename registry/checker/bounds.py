@@ -24,7 +24,6 @@ RULE_OF: dict[str, Rule] = {
     "prefill-floor": rules.BEATS_PREFILL_FLOOR,
     "consistency": rules.INCONSISTENT_FIGURES,
     "decode-roof": rules.BEATS_DECODE_ROOF,
-    "unit": rules.UNIT_CONTRADICTS,
 }
 
 NO_SLIP = "no single slip explains it: check the figure and its unit, its 'per', the accelerator count and the precision"

@@ -50,6 +50,9 @@ class MemoryFit:
     """The format the weights are counted in: the run's, or the narrowest of the formats it lists."""
     replicas: int = 1
     """Copies of the weights: the run's data-parallel degree (each replica holds the whole model)."""
+    cache_not_counted: str | None = None
+    """Why the cache is not counted (its format or the context not stated): the fit is then the weights
+    alone against the memory, still a bound the run must meet."""
 
     @property
     def needed(self) -> Fraction:
@@ -291,15 +294,18 @@ def _fit(
     weights = _weights(model, weight_format)
     if isinstance(weights, str):
         return weights
-    if record.precision.kv_cache is None:
-        return KV_NOT_STATED
-    if run is None:
-        return CONTEXT_NOT_STATED
+    count = record.hardware_count or 1
+    memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
+    uncounted = KV_NOT_STATED if record.precision.kv_cache is None else None
+    uncounted = uncounted or (CONTEXT_NOT_STATED if run is None else None)
+    if uncounted is not None or run is None:
+        # The weights alone, at the narrowest stated format, still bound the run: they must fit.
+        return MemoryFit(
+            weights, Fraction(0), memory, count, weight_format or "", _replicas(record), uncounted
+        )
     cache = _least_cache(layout, run, result)
     if cache is None:
         return result if isinstance(result, str) else "the engine gives no cache figure for this run"
-    count = record.hardware_count or 1
-    memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
     return MemoryFit(weights, cache, memory, count, weight_format or "", _replicas(record))
 
 

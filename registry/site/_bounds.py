@@ -16,7 +16,6 @@ BOUND_NAMES = {
     "prefill-floor": "prefill floor",
     "consistency": "consistency",
     "decode-roof": "decode roof",
-    "unit": "unit",
 }
 PHYSICS = ("compute-roof", "bandwidth-roof", "decode-roof", "prefill-floor")
 """The bounds from the hardware's datasheet figures: their fraction reached is the % of roofline."""
