@@ -124,6 +124,11 @@ def test_explain_shows_each_bound_s_derivation_and_why_one_cannot_be_computed(tm
     assert "  verdict: F012 beats-prefill-floor: TTFT (mean) 0.35 ms is 979x below" in text
     hardware = root / "records" / "hardware" / "b200.yaml"
     written = hardware.read_text(encoding="utf-8")
-    hardware.write_text(written.replace("  bf16: 2,250 TFLOP/s\n", ""), encoding="utf-8")
+    only_fp8 = written.replace("  bf16: 2,250 TFLOP/s\n", "")
+    hardware.write_text(only_fp8, encoding="utf-8")
+    text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
+    assert "dense fp4, its fastest: none at bf16" in text  # no faster than its fastest units
+    cut = written[: written.index("peak_dense_flops_per_device")] + written[written.index("sources:") :]
+    hardware.write_text(cut, encoding="utf-8")
     text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
     assert "  not computable: hardware/b200 states no dense peak at bf16" in text

@@ -94,3 +94,17 @@ def test_the_weights_alone_must_fit_when_the_kv_format_is_not_stated(tmp_path: P
     assert "F008" in [d.code for d in found], [(d.code, d.message) for d in found]
     fit = next(d for d in found if d.code == "F008")
     assert "no KV cache (not counted" in fit.message
+
+
+def test_a_record_with_no_computable_bound_gets_a_note_naming_what_is_missing(tmp_path: Path) -> None:
+    root = tmp_path / "registry"
+    shutil.copytree(GOLDEN / "F016", root)
+    (note,) = check(root).diagnostics
+    assert note.code == "F016" and note.severity.value == "info"
+    assert "compute roof: the run states neither its weight nor its activation format" in note.message
+    assert "memory fit:" in note.message
+    run = root / "records" / "benchmarks" / "llama-8b-b200-unbounded.yaml"
+    run.write_text(
+        run.read_text(encoding="utf-8").replace("weights: null", "weights: bf16"), encoding="utf-8"
+    )
+    assert check(root).diagnostics == []  # a compute roof and a memory fit now bound it

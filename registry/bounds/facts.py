@@ -23,6 +23,8 @@ class ModelFacts:
     """Parameters one token passes through (``params_active_b`` x 10^9; the total for a dense model)."""
     params_total: Fraction | None = None
     """Every parameter the model holds (``params_total_b`` x 10^9): what the memory keeps resident."""
+    params_counted: bool = False
+    """The parameter counts are a lower bound counted from the config: the record states none."""
     untied_embedding: int | None = None
     """Parameters of an input embedding table stated untied from the output head (``vocab_size x
     hidden_size``): a token looks one row up, so the table is neither multiplied nor read in full."""

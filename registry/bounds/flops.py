@@ -59,7 +59,8 @@ def weight_flops(model: ModelFacts) -> tuple[Fraction, str, tuple[tuple[str, str
     else:
         matmul = active
         line = f"weights: 2 × {count(active)} = {si(2 * matmul, 'FLOP')}"
-    return 2 * matmul, line + " per token", tuple(inputs)
+    counted = " (parameters counted from the config: a lower bound)" if model.params_counted else ""
+    return 2 * matmul, line + " per token" + counted, tuple(inputs)
 
 
 def _query_heads(model: ModelFacts, kv_heads: int) -> int:

@@ -17,6 +17,7 @@ from registry.engine.dtypes import DTYPES, get_dtype
 from registry.engine.units import QuantityError, parse_quantity
 from registry.kinds.records import Benchmark, Hardware, Model
 from registry.results.geometry import ModelGeometry
+from registry.results.parameters import counted_parameters
 
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 """Config fields that name a mixture of experts: a model whose config has none of them is dense, and
@@ -115,10 +116,14 @@ def model_facts(index: RegistryIndex, model_id: str, geometry: ModelGeometry | N
     config: Mapping[str, Any] = model.config or {}
     stated = {**config, **(config.get("text_config") or {})}
     fields = geometry.fields if geometry else {}
+    counted = counted_parameters(stated) if model.params_total_b is None else None
+    active = _active(model, stated)
+    total = Fraction(str(model.params_total_b)) * 10**9 if model.params_total_b else None
     return ModelFacts(
         id=model_id,
-        params_active=_active(model, stated),
-        params_total=Fraction(str(model.params_total_b)) * 10**9 if model.params_total_b else None,
+        params_active=active if active is not None or counted is None else Fraction(counted.active),
+        params_total=total if total is not None or counted is None else Fraction(counted.total),
+        params_counted=counted is not None and model.params_active_b is None,
         untied_embedding=_untied_embedding(stated, fields),
         layout=geometry.layout if geometry else None,
         fields=fields,

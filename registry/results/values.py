@@ -24,6 +24,7 @@ from registry.kinds.records import Benchmark, Hardware, Model
 from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, benchmark_bounds
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
+from registry.results.parameters import counted_parameters
 from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_at, run_of, spec_of
 
 
@@ -339,7 +340,11 @@ def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
     if dtype is None:
         return "'precision.weights' is null and no 'weight_formats' are listed: the weights' format is not stated"
     if model.params_total_b is None:
-        return f"{entry.id} states no params_total_b"
+        config = model.config or {}
+        counted = counted_parameters({**config, **(config.get("text_config") or {})})
+        if counted is None:
+            return f"{entry.id} states no params_total_b, and its config too little to count them"
+        return Fraction(counted.total) * get_dtype(dtype).bytes_per_element
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
 
 
