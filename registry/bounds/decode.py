@@ -55,7 +55,7 @@ def _memory(run: RunFacts) -> tuple[Fraction, str] | str:
     return total, f"memory: {' + '.join(terms)} = {si(total, 'B')}"
 
 
-def _reason(run: RunFacts) -> str | None:
+def decode_reason(run: RunFacts) -> str | None:
     """Why the decode roof cannot be computed, or None."""
     model = run.model
     bandwidth = system_bandwidth(run)
@@ -84,7 +84,7 @@ def _reason(run: RunFacts) -> str | None:
 def decode_roof(run: RunFacts, figure: Figure) -> Bound:
     """The output-rate ceiling from the sequences the memory holds and the bandwidth each step needs."""
     subject = subject_of(figure)
-    reason = _reason(run)
+    reason = decode_reason(run)
     if reason is not None:
         return not_computable(KIND, figure, subject, "ceiling", "tok/s", reason)
     rate_per_system, lines, inputs = decode_rate(run, run.concurrency)
@@ -139,7 +139,7 @@ def held_sequences(run: RunFacts) -> tuple[Fraction, list[str]] | str:
         f"cache of one sequence at its {count(run.input_tokens or 0)}-token prompt ({layout}): {si(hold, 'B')}"
         + run.kv_note,
     ]
-    mean, _ = _read_per_sequence(run)
+    mean, _ = read_per_sequence(run)
     if mean > hold:
         hold = mean
         lines.append(
@@ -163,7 +163,7 @@ def held_sequences(run: RunFacts) -> tuple[Fraction, list[str]] | str:
     return sequences, lines
 
 
-def _read_per_sequence(run: RunFacts) -> tuple[Fraction, str]:
+def read_per_sequence(run: RunFacts) -> tuple[Fraction, str]:
     """The least cache a step reads per sequence, averaged over its decode: the mean of the cache at the
     prompt and at the last step when every sequence decodes its whole fixed output one token a step (a
     cache grows by a concave function of its length, so its mean over the steps is at least that
@@ -201,7 +201,7 @@ def decode_rate(
     fmt, per = _narrowest(run)
     active = run.model.params_active - (run.model.untied_embedding or 0)
     weights = active * per
-    read, read_line = _read_per_sequence(run)
+    read, read_line = read_per_sequence(run)
     tokens = 1 + (run.draft_tokens or 0) if run.speculative else 1
     lines.extend(
         [

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from registry.bounds import Bound
+from registry.bounds import Bound, RunFacts, bounds_of
 from registry.checker.index import Entry, RegistryIndex
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult, compute
@@ -21,7 +21,7 @@ from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
 from registry.kinds.records import Benchmark, Hardware, Model
-from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, benchmark_bounds
+from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, run_facts
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
 from registry.results.parameters import counted_parameters
@@ -88,6 +88,9 @@ class RunResult:
     is named."""
     bounds: tuple[Bound, ...] = ()
     """A benchmark's bounds on its stated figures (:mod:`registry.bounds`), computable or not."""
+    facts: RunFacts | None = None
+    """A benchmark's run as the bounds read it: what its roof curve (:mod:`registry.results.roof`) is
+    drawn from."""
 
     @property
     def layout(self) -> LayerGroups | None:
@@ -167,8 +170,8 @@ def _run_result(
     run, key = run_of(record), engine_key(record.layout)
     problem = f"{record.model} is not a model record" if geometry is None else geometry.error
     layout = None if geometry is None else geometry.layout
-    bounds = (
-        benchmark_bounds(
+    facts = (
+        run_facts(
             index,
             record,
             geometry,
@@ -177,11 +180,12 @@ def _run_result(
             _input_cache(layout, record, caches, "ideal", _output_growth(record)),
         )
         if isinstance(record, Benchmark)
-        else ()
+        else None
     )
+    bounds = bounds_of(facts) if facts is not None and facts.figures else ()
     if geometry is None or layout is None:
         claims = tuple(ClaimResult(at, spec_of(claim), None) for at, claim in enumerate(record.claims))
-        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None, bounds)
+        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None, bounds, facts)
     claims = tuple(
         ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, claim_run(record, run, spec)))
         for at, spec in enumerate(map(spec_of, record.claims))
@@ -195,7 +199,7 @@ def _run_result(
     else:
         result = _computed(lambda: _compute(layout, run))
     fit = _fit(index, record, layout, run, result)
-    return RunResult(record.id, run, key, geometry, None, result, claims, fit, bounds)
+    return RunResult(record.id, run, key, geometry, None, result, claims, fit, bounds, facts)
 
 
 def _compute(layout: LayerGroups, run: Run) -> CacheResult:
