@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 from registry.bounds.curve import Curve, curve
 from registry.results.values import Results
@@ -47,7 +48,7 @@ class Roof:
         points = self.samples
         if not points or not points[0][0] <= tokens_per_user <= points[-1][0]:
             return None
-        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        for (x0, y0), (x1, y1) in pairwise(points):
             if x0 <= tokens_per_user <= x1:
                 share = 0.0 if x1 == x0 else (tokens_per_user - x0) / (x1 - x0)
                 return y0 + share * (y1 - y0)
