@@ -296,7 +296,7 @@ def _fit(
     if hardware is None or model is None or not isinstance(hardware.record, Hardware):
         return None
     weight_format = _weight_format(record)
-    weights = _weights(model, weight_format)
+    weights = _weights(model, weight_format, counted=isinstance(record, Benchmark))
     if isinstance(weights, str):
         return weights
     count = record.hardware_count or 1
@@ -336,19 +336,22 @@ def _replicas(record: RunRecord) -> int:
     return degrees.data if whole else 1
 
 
-def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
+def _weights(entry: Entry, dtype: str | None, counted: bool = False) -> Fraction | str:
     """``params_total_b x 10^9 x bytes per weight``, or why it is not known: no single weight format
     (a benchmark may list several in ``weight_formats``; none is picked for it) or no parameter count."""
     model = entry.record
     assert isinstance(model, Model)
     if dtype is None:
         return "'precision.weights' is null and no 'weight_formats' are listed: the weights' format is not stated"
+    if model.params_total_b is None and not counted:
+        return f"{entry.id} states no params_total_b"
     if model.params_total_b is None:
+        # A benchmark's bounds take the config's count, a lower bound (registry.results.parameters).
         config = model.config or {}
-        counted = counted_parameters({**config, **(config.get("text_config") or {})})
-        if counted is None:
+        found = counted_parameters({**config, **(config.get("text_config") or {})})
+        if found is None:
             return f"{entry.id} states no params_total_b, and its config too little to count them"
-        return Fraction(counted.total) * get_dtype(dtype).bytes_per_element
+        return Fraction(found.total) * get_dtype(dtype).bytes_per_element
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
 
 
