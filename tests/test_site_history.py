@@ -10,8 +10,8 @@ from registry.authoring.importers.mlperf import SourceOptions, import_mlperf
 from registry.checker.pipeline import check
 from registry.site._context import SiteContext
 from registry.site._history import pages
-from tests.test_import_mlperf_rounds import JSON_TABLE
 from tests.test_import_mlperf import make_root
+from tests.test_import_mlperf_rounds import JSON_TABLE
 
 
 def test_history_table_and_chart(tmp_path: Path) -> None:
