@@ -228,3 +228,46 @@ def test_a_csv_of_another_shape_names_the_shapes_it_reads(root: Path, tmp_path: 
         ["import", "mlperf", str(path), "--root", str(root), "--repository", "e/r", "--commit", "0123456"]
     )
     assert code == 2
+
+
+V4_1 = FIXTURES / "v4.1" / "summary_results.json"
+V6_0 = FIXTURES / "v6.0" / "summary_results.json"
+
+
+def test_a_v4_1_table_keeps_its_v_prefixed_ids_float_counts_power_and_its_own_targets(root: Path) -> None:
+    result = import_mlperf(root, [V4_1], SourceOptions())
+    assert len(result.new) == 2
+    record = _data(root, "benchmarks/mlperf-v4.1-example-h100-sxm-80gbx8_trt-mixtral-8x7b-offline")
+    assert record["hardware_count"] == 8
+    provenance = record["provenance"]
+    assert isinstance(provenance, dict) and provenance["result_id"] == "v4.1-0049"
+    metrics = record["metrics"]
+    assert isinstance(metrics, list) and metrics[1]["stated"] == "6012.5 W"
+    accuracy = record["accuracy"]
+    assert isinstance(accuracy, list)
+    assert accuracy[0]["target"] == "99% of the reference 45.4911"  # v4.1's reference, not v5.1's 45.5989
+    sources = record["sources"]
+    assert isinstance(sources, list) and sources[-1]["revision"] == "c7db1c3f9a0ae0623200e05580d77a8759644812"
+    reasons = [u.reason for u in result.unmapped]
+    assert len(reasons) == 2 and "gpt-j-6b" in reasons[1] and "example_Llama-2-7b-chat-FP8" in reasons[0]
+
+
+def test_a_v6_0_table_with_a_count_its_name_contradicts_and_an_inferred_row(root: Path) -> None:
+    result = import_mlperf(root, [V6_0], SourceOptions())
+    assert len(result.new) == 2 and result.unmapped == []
+    cluster = "benchmarks/mlperf-v6.0-example-87xmi355x_22xepyc_9575f-llama2-70b-99-interactive"
+    record = _data(root, cluster)
+    assert record["hardware_count"] == 87
+    system = record["system"]
+    assert isinstance(system, dict) and system["nodes"] == 11 and "accelerators_per_node" not in system
+    provenance = record["provenance"]
+    assert isinstance(provenance, dict) and provenance["inferred"] is True
+    assert provenance["run_path"].startswith("./closed/Example/results/")
+    text = (root / "records" / f"{cluster}.yaml").read_text(encoding="utf-8")
+    assert "gives 88" in text and "inferred" in text
+    nvl = _data(root, "benchmarks/mlperf-v6.0-example-gb300x72_trt-gpt-oss-120b-offline")
+    assert nvl["hardware_count"] == 72
+    sources = nvl["sources"]
+    assert isinstance(sources, list) and sources[-1]["revision"] == "6d0cf9dcb1b470e1fed4c7cd913e6a345b1b658a"
+    paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
+    assert check(root, paths).diagnostics == []
