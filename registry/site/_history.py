@@ -76,7 +76,8 @@ def render_history(context: SiteContext, history: History) -> str:
         rounds = [r for r in ROUNDS if any(r in cells for cells in by_hardware.values())]
         parts.append(f"## {escape(benchmark)} {escape(scenario)}\n")
         parts.append(chart(benchmark, scenario, unit, by_hardware, rounds) + "\n")
-        parts.append(_table(context, by_hardware, rounds, unit) + "\n")
+        parts.append(f"The best {escape(unit)} per accelerator, each linked to its record:\n")
+        parts.append(_table(context, by_hardware, rounds) + "\n")
     if not history:
         parts.append("No MLPerf result in the registry yet.\n")
     parts.append(QUERY)
@@ -107,70 +108,73 @@ ORDER BY m.value_per_accelerator DESC"
 """
 
 
-def _table(
-    context: SiteContext, by_hardware: dict[str, dict[str, Best]], rounds: list[str], unit: str
-) -> str:
+def _table(context: SiteContext, by_hardware: dict[str, dict[str, Best]], rounds: list[str]) -> str:
     head = element("tr", join([element("th", "Accelerator"), *(element("th", r) for r in rounds)]))
     rows = []
     for hardware in sorted(by_hardware):
         cells = [element("td", context.record_link(PAGE, hardware))]
         for name in rounds:
             best = by_hardware[hardware].get(name)
-            text: object = (
-                context.record_link(PAGE, best.record_id, f"{_figure(best.value)} {unit}") if best else "—"
-            )
+            text: object = context.record_link(PAGE, best.record_id, _figure(best.value)) if best else "—"
             cells.append(element("td", text))
         rows.append(element("tr", join(cells)))
     return str(element("table", join([element("thead", head), element("tbody", join(rows))])))
 
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+WIDTH, PLOT_HEIGHT, LEFT, RIGHT, TOP = 600, 260, 64, 24, 34
+
+
+def _short(value: float) -> str:
+    """A tick label: 9.1k, 950, 0.5."""
+    return f"{value / 1000:,.3g}k" if value >= 1000 else f"{value:,.3g}"
 
 
 def chart(
     benchmark: str, scenario: str, unit: str, by_hardware: dict[str, dict[str, Best]], rounds: list[str]
 ) -> str:
-    """A line per accelerator across the rounds, on a linear axis from zero; text as escaped elements."""
-    width, height, left, top, bottom, right = 720, 300, 90, 20, 40, 200
+    """A line per accelerator across the rounds on a linear axis from zero, the legend below the plot
+    (so a narrow screen keeps the plot wide); every text is an escaped element."""
+    hardware = sorted(by_hardware)
+    legend_rows = (len(hardware) + 1) // 2
+    height = PLOT_HEIGHT + 30 + 20 * legend_rows
     peak = max((b.value for cells in by_hardware.values() for b in cells.values()), default=1.0) or 1.0
-    step = (width - left - right) / max(len(rounds) - 1, 1)
+    span = WIDTH - LEFT - RIGHT
 
     def x(name: str) -> float:
-        return left + rounds.index(name) * step if len(rounds) > 1 else left + (width - left - right) / 2
+        return LEFT + (rounds.index(name) * span / (len(rounds) - 1) if len(rounds) > 1 else span / 2)
 
     def y(value: float) -> float:
-        return top + (height - top - bottom) * (1 - value / peak)
+        return TOP + (PLOT_HEIGHT - TOP) * (1 - value / peak)
 
-    shapes: list[str] = [
-        f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" stroke="#888"/>',
-        str(element("text", f"0 {unit}", x=str(left - 6), y=f"{y(0):.1f}", text_anchor="end")),
-        str(
-            element(
-                "text", f"{_figure(peak)} {unit}", x=str(left - 6), y=f"{y(peak) + 4:.1f}", text_anchor="end"
-            )
-        ),
-    ]
-    shapes += [
-        str(element("text", name, x=f"{x(name):.1f}", y=str(height - 15), text_anchor="middle"))
-        for name in rounds
-    ]
-    for n, hardware in enumerate(sorted(by_hardware)):
+    shapes: list[str] = [str(element("text", f"{unit} per accelerator (derived)", x=str(LEFT), y="16"))]
+    for tick in (0.0, peak / 2, peak):
+        shapes.append(
+            f'<line x1="{LEFT}" y1="{y(tick):.1f}" x2="{WIDTH - RIGHT}" y2="{y(tick):.1f}" stroke="#ccc"/>'
+        )
+        shapes.append(
+            str(element("text", _short(tick), x=str(LEFT - 6), y=f"{y(tick) + 4:.1f}", text_anchor="end"))
+        )
+    for name in rounds:
+        shapes.append(
+            str(element("text", name, x=f"{x(name):.1f}", y=str(PLOT_HEIGHT + 20), text_anchor="middle"))
+        )
+    for n, name in enumerate(hardware):
         colour = COLOURS[n % len(COLOURS)]
-        points = [(x(r), y(b.value)) for r in rounds if (b := by_hardware[hardware].get(r))]
+        points = [(x(r), y(b.value)) for r in rounds if (b := by_hardware[name].get(r))]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         shapes.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        shapes += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}"/>' for px, py in points]
-        label = hardware.removeprefix("hardware/")
-        shapes.append(
-            str(element("text", label, x=str(width - right + 10), y=str(top + 14 * n + 10), fill=colour))
-        )
-    title = f"{benchmark} {scenario}: best per-accelerator result by round"
+        shapes += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>' for px, py in points]
+        lx, ly = LEFT + (n % 2) * span / 2, PLOT_HEIGHT + 44 + 20 * (n // 2)
+        shapes.append(f'<rect x="{lx:.1f}" y="{ly - 10}" width="12" height="12" fill="{colour}"/>')
+        shapes.append(str(element("text", name.removeprefix("hardware/"), x=f"{lx + 18:.1f}", y=str(ly))))
+    title = f"{benchmark} {scenario}: best {unit} per accelerator by round and accelerator"
     svg = element(
         "svg",
         Html(join([element("title", title), Html("".join(shapes))])),
-        viewBox=f"0 0 {width} {height}",
+        viewBox=f"0 0 {WIDTH} {height}",
         role="img",
         width="100%",
-        style="max-width:720px;font-size:11px",
+        style="max-width:600px;font-size:15px",
     )
     return str(svg)
