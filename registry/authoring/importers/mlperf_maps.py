@@ -31,6 +31,16 @@ LLM_MODELS: dict[str, str | None] = {
 the registry has no record of that checkpoint yet). Every other ``Model`` is not an LLM benchmark and is
 skipped, counted in the import's summary."""
 
+STAND_IN_COMMIT = "b66003e10e2db4b8c36a448b0545ec90fcc6e9e9"
+STAND_INS = {
+    "mixtral-8x7b": ("mistralai/Mixtral-8x7B-Instruct-v0.1", "language/mixtral-8x7b/README.md"),
+    "llama3.1-405b": ("meta-llama/Llama-3.1-405B-Instruct", "language/llama3.1-405b/README.md"),
+}
+"""Benchmarks whose model record is not the checkpoint the benchmark runs: the checkpoint MLPerf's
+reference implementation names (mlcommons/inference at :data:`STAND_IN_COMMIT`, the file given), whose
+config.json was not read here, so the base model's record stands in; each record says so in a comment
+on ``model``."""
+
 USED_MODELS = {
     "llama3_1-8b": "llama3.1-8b",
     "llama3_1-8b-edge": "llama3.1-8b-edge",

@@ -307,7 +307,18 @@ def map_row(
         comments["hardware_count"] = _count_note(row, count)
     if provenance.get("inferred"):
         comments["provenance"] = _INFERRED_NOTE
+    if benchmark in maps.STAND_INS:
+        comments["model"] = _stand_in_note(benchmark)
     return Mapped(record_id, row, fields, comments)
+
+
+def _stand_in_note(benchmark: str) -> tuple[str, ...]:
+    checkpoint, readme = maps.STAND_INS[benchmark]
+    return (
+        f"The benchmark runs {checkpoint}, as MLPerf's reference implementation says",
+        f"(mlcommons/inference {readme} at {maps.STAND_IN_COMMIT}). The registry has no",
+        "record of that checkpoint, whose config.json was not read here, so its base model's record stands in.",
+    )
 
 
 _INFERRED_NOTE = (
