@@ -210,16 +210,16 @@ def test_importing_twice_changes_no_byte(root: Path) -> None:
     assert {p: p.stat().st_mtime_ns for p in (root / "records" / "benchmarks").iterdir()} == stamps
 
 
-def test_a_later_round_adds_records(root: Path) -> None:
+def test_a_round_whose_checker_rules_are_not_tabled_is_listed_not_guessed(root: Path) -> None:
     import_mlperf(root, [SUMMARY], SourceOptions())
     before = _records(root)
     options = SourceOptions(
         "example/inference_results_v6.2", "89abcdef0123456789abcdef0123456789abcdef", "summary.csv"
     )
     later = import_mlperf(root, [LATER], options)
-    assert later.new == ["benchmarks/mlperf-v6.2-example-b300-sxm-270gbx8_trt-deepseek-r1-offline"]
-    after = _records(root)
-    assert {k: v for k, v in after.items() if k in before} == before and len(after) == 6
+    assert later.new == [] and len(later.unmapped) == 1
+    assert "'v6.2': no round whose submission-checker rules are tabled" in later.unmapped[0].reason
+    assert _records(root) == before
 
 
 def test_a_changed_value_rewrites_its_record_and_only_it(root: Path, tmp_path: Path) -> None:
@@ -326,7 +326,7 @@ BAD_INPUTS = {
     ),
     "another tool": (
         lambda t: '{"date": "20260101-120000", "backend": "vllm", "request_throughput": 3.2}\n',
-        ":1: not the header",
+        ":1: not a round's summary_results.json",
     ),
     "unterminated quote": (lambda t: t + '"Example,"available\n', ":8: not valid CSV"),
 }
@@ -378,9 +378,8 @@ def test_source_error_is_a_registry_error() -> None:
 
 def test_imported_records_check_clean(root: Path) -> None:
     import_mlperf(root, [SUMMARY], SourceOptions())
-    import_mlperf(root, [LATER], SourceOptions("example/r", COMMIT, "summary.csv"))
     paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
-    assert len(paths) == 6
+    assert len(paths) == 5
     assert check(root, paths).diagnostics == []
 
 

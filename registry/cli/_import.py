@@ -26,9 +26,12 @@ SOURCES = (
 DESCRIPTION = """\
 Turn published benchmark results into benchmark records (schema version 2) under records/benchmarks/.
 
-SOURCE mlperf reads MLPerf Inference results summaries (the round's summary.csv, 31 columns). Each LLM
-row (deepseek-r1, gpt-oss-120b, llama2-70b-99.9, llama3.1-8b, qwen3-vl-235b-a22b, ...) becomes one
-record whose id is made of the round, submitter, system, model and scenario, so it is stable: importing
+SOURCE mlperf reads MLPerf Inference results tables of any round: a round's summary.csv (31 columns,
+v6.1), the summary_results.json that v4.1 to v6.0 publish instead, and the submission checker's
+per-submitter summary (28 columns; 29 with total_accelerators); a file of another shape or tool is named
+as such. Each LLM row (llama2-70b-99 and -99.9, llama3.1-405b, llama3.1-8b, mixtral-8x7b, deepseek-r1,
+gpt-oss-120b, qwen3-vl-235b-a22b, ...) becomes one record whose id is made of the round, submitter,
+system, model and scenario, so it is stable: importing
 the same file again changes nothing, a later round adds records, and a changed value rewrites its
 record. The model, hardware and engine come from explicit tables of MLPerf's spellings; a row whose
 spelling is in no table, or whose record the registry lacks, is listed with the reason and not written.
@@ -38,14 +41,21 @@ Where the file was published (repository, path, commit) goes into each record's 
 the options, or keep a README.md beside the file with the lines '- Source repository: `owner/name`',
 '- Source path: `summary.csv`' and '- Commit read: `<sha>`'.
 
-Each record carries MLPerf's own rules for its benchmark and scenario, from the submission checker
-(mlcommons/inference, cited in the record): the TTFT and TPOT targets (99th percentile) of Server and
-Interactive runs, or the end-to-end target of qwen3-vl-235b-a22b, as constraints of its result; and
-each accuracy score's target. The benchmark keeps its accuracy suffix (llama2-70b-99 and -99.9 are two
-benchmarks, ranked apart).
+Each record carries MLPerf's own rules for its benchmark and scenario, from that round's submission
+checker (mlcommons/inference at the commit that checked the round, cited in the record): the TTFT and
+TPOT targets (99th percentile) of Server and Interactive runs, or the end-to-end target of
+qwen3-vl-235b-a22b, as constraints of its result; and each accuracy score's target. The result's unit
+is the one the round's checker reads the benchmark's result in (tokens/s for the LLM benchmarks), and
+the run log's own figure where one is read; a Units column that contradicts them is overridden, and
+the record's comment says so. The result ID (v4.1-0049, 5.1-0001) and the table's inferred flag are
+kept in provenance. The benchmark keeps its accuracy suffix (llama2-70b-99 and -99.9 are two
+benchmarks, ranked apart); one run filed under both with the same result is one record, the -99.9
+one, whose provenance.also_filed_as names the -99 row.
 
 With --results DIR, a results tree laid out as the round's repository (closed/<submitter>/results/...),
-each row's run folder (its Location) is looked up under DIR: where it holds an mlperf_log_summary.txt, the
+each row's run folder (its Location, with or without v6.0's build/submission/ prefix, and with
+performance/run_1 added to a v4.1 or v5.1 Location that stops at the scenario folder) is looked up under
+DIR, and each row whose log is not there is listed with where it was looked for: where it holds an mlperf_log_summary.txt, the
 record also gets the run's TTFT, TPOT and end-to-end latency statistics (mean, median, p90, p95, p99,
 p99.9, min, max, in ms) and its VALID/INVALID verdict, and cites the file. A log of another scenario, or
 with other latency targets than the benchmark's, makes its row unmappable (listed). Where the tree is
@@ -217,13 +227,22 @@ def run(args: argparse.Namespace) -> int:
         ResultsOptions(args.results, args.results_repository, args.results_commit) if args.results else None
     )
     result = import_mlperf(registry_root(args), list(args.files), options, results, force=args.force)
-    llm = len(result.new) + len(result.changed) + len(result.unchanged) + len(result.unmapped)
+    records = len(result.new) + len(result.changed) + len(result.unchanged)
+    llm = records + result.merged + len(result.unmapped)
     skipped = ", ".join(f"{model} {count}" for model, count in sorted(result.skipped.items()))
     lines = [
         f"read {result.rows} rows: {llm} LLM rows, {result.skipped.total()} skipped (not LLM: {skipped or 'none'})"
     ]
     if results:
         lines.append(f"run log summaries read under {results.folder}: {result.logs}")
+        if result.no_log:
+            lines.append(f"no run log found for {len(result.no_log)} LLM rows:")
+            lines += [f"  {item.where}: {item.reason}" for item in result.no_log]
+    if result.merged:
+        lines.append(
+            f"rows filing a run another row files under the stricter -99.9 benchmark (one record, "
+            f"provenance.also_filed_as): {result.merged}"
+        )
     if result.kept:
         lines.append(f"run log figures kept from an earlier import (no log read for the run): {result.kept}")
     lines.append(

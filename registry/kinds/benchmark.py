@@ -19,13 +19,13 @@ from registry.kinds.fields import (
     ContextTokens,
     Dtype,
     RecordId,
-    ResultSource,
     ShortText,
     Strict,
     check_quantity,
     needs_message,
     quantity_schema,
 )
+from registry.kinds.provenance import Provenance
 from registry.kinds.run import MEASURED_NEEDS_RUN, Precision, RunShape, Workload
 
 Scenario = Literal["offline", "server", "interactive", "single-stream", "multi-stream", "sweep-point"]
@@ -80,7 +80,6 @@ SWEEP_ONLY_AT_A_POINT = "'sweep' belongs to scenario 'sweep-point' only, and a s
 MIXED_PARTS_NO_HARDWARE = (
     "'system.accelerators' lists the parts of a mixed system: leave the top-level 'hardware' out"
 )
-MLPERF_ONLY = "'round', 'division' and 'availability' belong to MLPerf results (source: mlperf) only"
 METRICS_NEED_HARDWARE = "a measured figure names its hardware: add 'hardware' or 'system.accelerators'"
 """Rules across fields, in words: the validators raise them and the JSON Schema carries them
 (``x-messages``) for the check to say when the schema finds the same fault."""
@@ -248,53 +247,6 @@ class Accuracy(Strict):
     )
     target_value: float | int | None = None
     passed: bool | None = None
-
-
-class Provenance(Strict):
-    """Where an imported result was read, down to the row or the run's folder."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "if": {"not": {"properties": {"source": {"const": "mlperf"}}, "required": ["source"]}},
-            "then": {
-                "not": {
-                    "anyOf": [
-                        {"required": ["round"]},
-                        {"required": ["division"]},
-                        {"required": ["availability"]},
-                    ]
-                },
-                "x-messages": {"not": MLPERF_ONLY},
-            },
-        }
-    )
-
-    source: ResultSource = Field(
-        description="The tool or publication the result was read from; manual for a hand-written record."
-    )
-    repository: ShortText | None = Field(default=None, description="owner/name of the source repository.")
-    file: ShortText | None = Field(default=None, description="The file inside it.")
-    commit: Annotated[str, Field(pattern=r"^[0-9a-f]{7,40}$")] | None = None
-    row: Annotated[int, Field(ge=1, le=10**9)] | None = Field(
-        default=None, description="1-based data row of a table (the header not counted)."
-    )
-    run_path: ShortText | None = Field(default=None, description="The run's folder in the source.")
-    benchmark: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,79}$")] | None = Field(
-        default=None,
-        description="The benchmark as the source names it, e.g. MLPerf's llama2-70b-99.9: a model's "
-        "benchmarks with other accuracy targets are other benchmarks, ranked apart.",
-    )
-    round: Annotated[str, Field(pattern=r"^v[0-9]{1,2}\.[0-9]{1,2}$")] | None = None
-    division: Literal["closed", "open"] | None = None
-    availability: Literal["available", "preview", "rdi"] | None = None
-    submitter: ShortText | None = None
-    valid: bool | None = Field(default=None, description="The run log's VALID (true) or INVALID (false).")
-
-    @model_validator(mode="after")
-    def _mlperf_fields(self) -> Provenance:
-        if self.source != "mlperf" and (self.round or self.division or self.availability):
-            raise PydanticCustomError("run", MLPERF_ONLY)
-        return self
 
 
 METRICS_NEED_RUN_FIELDS = ["engine", "engine_version", "workload", "prefix_cache"]

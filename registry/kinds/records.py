@@ -30,7 +30,6 @@ from registry.kinds.benchmark import (
     Constraint,
     Metric,
     Parallelism,
-    Provenance,
     Speculative,
     Sweep,
     System,
@@ -50,6 +49,7 @@ from registry.kinds.fields import (
     Source,
 )
 from registry.kinds.model import MAX_LAYERS, ConfigSource, LayerGroupSpec, Mechanism, Model
+from registry.kinds.provenance import AlsoFiled, Provenance
 from registry.kinds.run import (
     MEASURED_FIELDS,
     Claim,
@@ -94,6 +94,7 @@ __all__ = [
     "WIKI_LINK",
     "AcceleratorCount",
     "Accuracy",
+    "AlsoFiled",
     "Benchmark",
     "BenchmarkPrecision",
     "BenchmarkWorkload",

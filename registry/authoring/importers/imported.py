@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.importers.bench_json import Number
-from registry.authoring.importers.mlperf_maps import ENGINE_LAYOUTS
+from registry.authoring.importers.mlperf_engines import ENGINE_LAYOUTS
 from registry.authoring.importers.mlperf_record import slug
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.model_match import FileModel, ModelCatalog, resolve_model

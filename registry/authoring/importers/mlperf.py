@@ -18,19 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from registry.authoring.importers import mlperf_maps as maps
+from registry.authoring.importers.mlperf_json import read_table
 from registry.authoring.importers.mlperf_log import FILE_NAME, read_log
+from registry.authoring.importers.mlperf_metrics import Unmappable
 from registry.authoring.importers.mlperf_record import (
     MAX_SLUG,
     Mapped,
     Source,
-    Unmappable,
     base_slug,
     hashed_slug,
     id_key,
     map_row,
 )
 from registry.authoring.importers.mlperf_runs import RunFile, kept_figures
-from registry.authoring.importers.mlperf_table import SourceError, SummaryRow, read_summary
+from registry.authoring.importers.mlperf_same import merge_filed_twice
+from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
 from registry.authoring.importers.writing import Planned, Written, write_records
 from registry.errors import RegistryError
 from registry.reading import read_regular
@@ -83,6 +85,10 @@ class ImportResult(Written):
     """Records whose log figures were kept from an earlier import, as this one read no log for their run."""
     skipped: Counter[str] = field(default_factory=Counter)
     unmapped: list[Unmapped] = field(default_factory=list)
+    no_log: list[Unmapped] = field(default_factory=list)
+    """With a results tree: each LLM row whose run log was not found there, and where it was looked for."""
+    merged: int = 0
+    """Rows that file a measurement another row files under another benchmark, recorded with it."""
 
 
 def source_of(path: Path, options: SourceOptions) -> Source:
@@ -139,16 +145,52 @@ def _results_source(results: ResultsOptions) -> tuple[str, str]:
     return found.repository, found.commit
 
 
-def _run_file(results: ResultsOptions, published: tuple[str, str], row: SummaryRow) -> RunFile | None:
-    """The run's log summary under the results tree, read, or None when the tree has none for the row."""
+RUN_FOLDER = ("performance", "run_1")
+PREFIXES = ((), ("build", "submission"))
+"""Where a round's tree may hold a row's ``Location``: at its top, or under ``build/submission/`` (the
+folder v6.0's submission tooling writes the tree into)."""
+
+
+def log_candidates(location: str) -> list[PurePosixPath]:
+    """The paths, relative to a results tree, where a row's run log summary may be: its Location with
+    any ``build/submission/`` prefix dropped or added, and ``performance/run_1`` appended to a Location
+    that stops at the scenario folder (v4.1 and v5.1 tables)."""
+    parts = PurePosixPath(location).parts
+    if parts[:2] == PREFIXES[1]:
+        parts = parts[2:]
+    if parts[-2:] != RUN_FOLDER:
+        parts = (*parts, *RUN_FOLDER)
+    return [PurePosixPath(*prefix, *parts, FILE_NAME) for prefix in PREFIXES]
+
+
+def _run_file(results: ResultsOptions, published: tuple[str, str], row: SummaryRow) -> RunFile | Unmapped:
+    """The run's log summary under the results tree, read, or why the tree has none for the row."""
     location = PurePosixPath(row["Location"])
     if location.is_absolute() or ".." in location.parts:
         raise SourceError(f"{row.where}: Location {row['Location']!r} leaves the results tree")
-    relative = PurePosixPath(*location.parts) / FILE_NAME
-    path = results.folder.joinpath(*relative.parts)
-    if not path.is_file():
-        return None
-    return RunFile(read_log(path), published[0], published[1], str(relative))
+    if not location.parts:
+        return Unmapped(row.where, "its Location is empty")
+    tried = log_candidates(row["Location"])
+    for relative in tried:
+        path = results.folder.joinpath(*relative.parts)
+        if path.is_file():
+            return RunFile(read_log(path), published[0], published[1], str(relative))
+    deepest = _deepest(results.folder, tried[0])
+    return Unmapped(
+        row.where,
+        f"no {FILE_NAME} at {' or '.join(str(t) for t in tried)}; "
+        + (f"the tree stops at {deepest}" if deepest else "the tree has none of that path"),
+    )
+
+
+def _deepest(folder: Path, relative: PurePosixPath) -> str:
+    """The longest leading part of ``relative`` that is a folder under ``folder`` ('' for none)."""
+    found = ""
+    for end in range(1, len(relative.parts)):
+        if not folder.joinpath(*relative.parts[:end]).is_dir():
+            break
+        found = str(PurePosixPath(*relative.parts[:end])) + "/"
+    return found
 
 
 def plan_import(
@@ -158,7 +200,7 @@ def plan_import(
     nothing is written."""
     result = ImportResult()
     published = _results_source(results) if results else None
-    read = [(read_summary(path), source_of(path, options)) for path in paths]
+    read = [(read_table(path), source_of(path, options)) for path in paths]
     llm = [(row, source) for rows, source in read for row in rows if row["Model"] in maps.LLM_MODELS]
     result.rows = sum(len(rows) for rows, _ in read)
     result.skipped.update(
@@ -167,7 +209,10 @@ def plan_import(
     ids = _ids([row for row, _ in llm])
     mapped: dict[str, Mapped] = {}
     for row, source in llm:
-        run = _run_file(results, published, row) if results and published else None
+        found = _run_file(results, published, row) if results and published else None
+        if isinstance(found, Unmapped):
+            result.no_log.append(found)
+        run = found if isinstance(found, RunFile) else None
         kept = None if run else kept_figures(root, ids[id_key(row)], row["Location"])
         result.logs += run is not None
         try:
@@ -182,7 +227,9 @@ def plan_import(
             )
         mapped[record.id] = record
         result.kept += kept is not None
-    return result, list(mapped.values())
+    records = merge_filed_twice(list(mapped.values()))
+    result.merged = len(mapped) - len(records)
+    return result, records
 
 
 def import_mlperf(

@@ -53,6 +53,32 @@ class RunLog:
     """(metric, statistic) -> nanoseconds, in the order of the file."""
     targets: dict[str, int] = field(default_factory=dict)
     """metric -> the target in nanoseconds, as the test parameters state it."""
+    rates: dict[str, list[str]] = field(default_factory=dict)
+    """``Tokens/s`` or ``Samples/s`` -> the rates the summary states in that unit, as written
+    (``Samples per second``, ``Completed tokens per second``, ...)."""
+
+    def unit_of(self, result: str) -> str | None:
+        """The unit of the log's rate that ``result`` (a table's figure, maybe rounded) is: None when no
+        rate, or rates of both units, match it."""
+        found = {unit for unit, rates in self.rates.items() if any(_same(result, rate) for rate in rates)}
+        return found.pop() if len(found) == 1 else None
+
+
+def _same(table: str, log: str) -> bool:
+    """Whether a table's figure is the log's, rounded to the table's digits."""
+    try:
+        shown, exact = Decimal(table), Decimal(log)
+    except ArithmeticError:
+        return False
+    if not (shown.is_finite() and exact.is_finite()):
+        return False
+    exponent = shown.as_tuple().exponent
+    places = max(-exponent, 0) if isinstance(exponent, int) else 0
+    return abs(shown - exact) <= Decimal(5) / Decimal(10) ** (places + 1)
+
+
+_RATE = re.compile(r"^(?:completed |scheduled )?(samples|tokens) per second$", re.IGNORECASE)
+_RATE_UNITS = {"samples": "Samples/s", "tokens": "Tokens/s"}
 
 
 def milliseconds(nanoseconds: int) -> str:
@@ -92,6 +118,8 @@ def _read_line(log: RunLog, where: str, line: str) -> None:
         log.scenario = value
     elif name in TARGETS:
         log.targets[TARGETS[name]] = _nanoseconds(where, name, value)
+    elif (rate := _RATE.match(name)) is not None:
+        log.rates.setdefault(_RATE_UNITS[rate.group(1).lower()], []).append(value)
     elif (found := _STATISTIC.match(name)) is not None:
         central, quantity_a, percentile, quantity_b = found.groups()
         metric = _METRICS[(quantity_a or quantity_b).lower()]

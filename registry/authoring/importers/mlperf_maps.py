@@ -8,9 +8,16 @@ registry at import time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-LLM_MODELS = {
+LLM_MODELS: dict[str, str | None] = {
+    "gptj-99": None,
+    "gptj-99.9": None,
+    "gpt-j-99": None,
+    "gpt-j-99.9": None,
+    "llama2-70b-99": "models/llama-2-70b-chat",
+    "llama3.1-405b": "models/llama-3.1-405b",
+    "mixtral-8x7b": "models/mixtral-8x7b",
     "deepseek-r1": "models/deepseek-r1",
     "gpt-oss-120b": "models/gpt-oss-120b",
     "llama2-70b-99.9": "models/llama-2-70b-chat",
@@ -24,7 +31,35 @@ LLM_MODELS = {
 the registry has no record of that checkpoint yet). Every other ``Model`` is not an LLM benchmark and is
 skipped, counted in the import's summary."""
 
-NO_MODEL_RECORD: dict[str, str] = {}
+STAND_IN_COMMIT = "b66003e10e2db4b8c36a448b0545ec90fcc6e9e9"
+STAND_INS = {
+    "mixtral-8x7b": ("mistralai/Mixtral-8x7B-Instruct-v0.1", "language/mixtral-8x7b/README.md"),
+    "llama3.1-405b": ("meta-llama/Llama-3.1-405B-Instruct", "language/llama3.1-405b/README.md"),
+}
+"""Benchmarks whose model record is not the checkpoint the benchmark runs: the checkpoint MLPerf's
+reference implementation names (mlcommons/inference at :data:`STAND_IN_COMMIT`, the file given), whose
+config.json was not read here, so the base model's record stands in; each record says so in a comment
+on ``model``."""
+
+USED_MODELS = {
+    "llama3_1-8b": "llama3.1-8b",
+    "llama3_1-8b-edge": "llama3.1-8b-edge",
+    "llama3_1-405b": "llama3.1-405b",
+}
+"""A round table's ``UsedModel`` (the folder of what ran) that is not its benchmark's name but runs the
+benchmark's own checkpoint -> that benchmark (the checker's ``model_mapping``). Any other ``UsedModel``
+that differs from its benchmark ran another checkpoint (open division) and is listed, not mapped."""
+
+COUNT_IN_NAME = {
+    "AMD Instinct MI355X 288GB HBM3e (x87)": 87,
+    "AMD Instinct MI355X 288GB HBM3e (x94)": 94,
+}
+"""Accelerator names that state the system's count, where that count contradicts number_of_nodes x
+accelerators_per_node (v6.0's AMD 87xMI355X_22xEPYC_9575F: 11 x 8 = 88; 94xMI355X_24xEPYC_9575F:
+12 x 8 = 96). The name's count is taken (the platform's name says it too)."""
+
+_GPTJ = ": GPT-J 6B (EleutherAI/gpt-j-6b, model_type gptj), for which the engine has no config adapter yet"
+NO_MODEL_RECORD: dict[str, str] = dict.fromkeys(("gptj-99", "gptj-99.9", "gpt-j-99", "gpt-j-99.9"), _GPTJ)
 """Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
 
 OTHER_MODEL_RAN = {
@@ -57,6 +92,32 @@ HARDWARE = {
     "AMD Instinct MI300X 192GB HBM3": "hardware/mi300x",
     "AMD Radeon 8060S Graphics": "hardware/radeon-8060s",
     "Intel(R) Arc(TM) Pro B70": "hardware/arc-pro-b70",
+    # v4.1 to v6.0 spellings; each hardware record names the spellings it stands for.
+    "NVIDIA H100-SXM-80GB": "hardware/h100-sxm",
+    "NVIDIA H100-NVL-94GB": "hardware/h100-nvl",
+    "NVIDIA H100-PCIe-80GB": "hardware/h100-pcie",
+    "NVIDIA H200-SXM-141GB-CTS": "hardware/h200",
+    "Virtualized NVIDIA H200-SXM-141GB": "hardware/h200",
+    "NVIDIA H200-NVL-141GB": "hardware/h200-nvl",
+    "NVIDIA GH200 Grace Hopper Superchip 96GB": "hardware/gh200-96gb",
+    "NVIDIA GH200 Grace Hopper Superchip 144GB": "hardware/gh200-144gb",
+    "NVIDIA L40S": "hardware/l40s",
+    "NVIDIA GeForce RTX 4090": "hardware/geforce-rtx-4090",
+    "NVIDIA Jetson AGX Orin 64G": "hardware/jetson-agx-orin-64gb",
+    "AMD Instinct MI300X-NPS1-SPX-192GB-750W": "hardware/mi300x",
+    # The same part without "Instinct" (v4.1 README: "one part can appear under several names").
+    "AMD MI300X-NPS1-SPX-192GB-750W": "hardware/mi300x",
+    "AMD Instinct MI325X 256GB HBM3e": "hardware/mi325x",
+    "AMD Instinct MI350X": "hardware/mi350x",
+    # A power cap lowers what the part reaches, never raises it: its peaks stay upper bounds.
+    "AMD Instinct MI355X 288GB HBM3e (Power Cap 1000 W)": "hardware/mi355x",
+    "AMD Instinct MI355X 288GB HBM3e (x87)": "hardware/mi355x",
+    "AMD Instinct MI355X 288GB HBM3e (x94)": "hardware/mi355x",
+    "[MAXSUN] MS-Intel Arc Pro B60 Dual 48G Turbo": "hardware/maxsun-arc-pro-b60-dual",
+    "MS-Intel Arc Pro B60 Dual 48G Turbo": "hardware/maxsun-arc-pro-b60-dual",
+    "Intel(R) Arc Pro(R) B50": "hardware/arc-pro-b50",
+    "Intel(R) Arc Pro(R) B60": "hardware/arc-pro-b60",
+    "Intel(R) Arc Pro(R) B70": "hardware/arc-pro-b70",
 }
 """``accelerator_model_name`` -> the hardware record of one accelerator."""
 
@@ -68,6 +129,19 @@ MIXED_HARDWARE = {
         ("hardware/mi300x", 16),
         ("hardware/mi355x", 16),
     ),
+    # v5.1 and v6.0 MangoBoost clusters: each part's count as the spelling gives it.
+    "AMD Instinct MI300X 192GB HBM3 (x32), AMD Instinct MI325X 256GB HBM3e (x16)": (
+        ("hardware/mi300x", 32),
+        ("hardware/mi325x", 16),
+    ),
+    "AMD Instinct MI325X 256GB HBM3E (x16), AMD Instinct MI300X 192GB HBM3 (x8)": (
+        ("hardware/mi325x", 16),
+        ("hardware/mi300x", 8),
+    ),
+    (
+        "AMD Instinct MI300X 192GB HBM3 (x8) and AMD Instinct MI325X 256GB HBM3e (x8) and "
+        "AMD Instinct MI355X 288GB HBM3e (x8)"
+    ): (("hardware/mi300x", 8), ("hardware/mi325x", 8), ("hardware/mi355x", 8)),
 }
 """``accelerator_model_name`` of a system that mixes parts -> each part's record and count."""
 
@@ -85,111 +159,27 @@ CPU_SYSTEMS = {
 """(``Organization``, ``Platform``) of a CPU-only system (accelerator "N/A", 0 accelerators) -> its node
 record: a CPU record is one node as its submitter described it, so the count is the number of nodes."""
 
-CPU_ONLY = "N/A"
-
-TRTLLM, VLLM, SGLANG, LLAMA_CPP = (
-    "engines/tensorrt-llm",
-    "engines/vllm",
-    "engines/sglang",
-    "engines/llama.cpp",
-)
-QWEN3_VL = "qwen3-vl-235b-a22b"
-
-
-@dataclass(frozen=True)
-class EngineFor:
-    """The engine a framework string names: ``engine`` for every model, or per ``Model`` in ``by_model``
-    where the string names several (a model in neither is unmappable)."""
-
-    engine: str | None = None
-    by_model: dict[str, str] = field(default_factory=dict)
-
-    def for_model(self, model: str) -> tuple[bool, str | None]:
-        """Whether the string says which engine ran ``model``, and that engine (``None``: no engine the
-        registry has a record kind for, such as TensorRT alone, PyTorch or a proprietary stack)."""
-        if self.by_model:
-            return (model in self.by_model, self.by_model.get(model))
-        return (True, self.engine)
-
-
-NO_ENGINE = EngineFor()
-
-# NVIDIA's submissions list one software stack for every benchmark of a system. Its vLLM entry is the
-# CentML image tagged "mlperf-inf-mm-q3vl": the multimodal Qwen3-VL benchmark's, so that benchmark ran
-# on vLLM and the LLM benchmarks on TensorRT-LLM.
-_NVIDIA_STACK = EngineFor(by_model={m: TRTLLM for m in LLM_MODELS} | {QWEN3_VL: VLLM})
-
-FRAMEWORKS: dict[str, EngineFor] = {
-    (
-        "TensorRT 10.14, CUDA 13.1, cuDNN 9.17, TensorRT-LLM feat/1.2-mlpinf, "
-        "NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0, vLLM CentML:mlperf-inf-mm-q3vl-v6.0"
-    ): _NVIDIA_STACK,
-    (
-        "TensorRT 10.14, CUDA 13.1, cuDNN 9.17, TensorRT-LLM feat/1.2-mlpinf, "
-        "NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0, vLLM CentML:mlperf-inf-mm-q3vl-v6.1"
-    ): _NVIDIA_STACK,
-    (
-        "TensorRT 10.14, CUDA 13.1, cuDNN 9.17, TensorRT-LLM feat/1.2-mlpinf, "
-        "Dell Dynamo mlperf-v6.0-dynamo-v0.8.0, vLLM CentML:mlperf-inf-mm-q3vl-v6.0"
-    ): _NVIDIA_STACK,
-    "TensorRT-LLM feat/1.2-mlpinf, NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0, vLLM CentML:mlperf-inf-mm-q3vl-v6.0": _NVIDIA_STACK,
-    "TRTLLM-rubin, vLLM-CentML:mlperf-inf-mm-q3vl-v6.1, Dynamo": _NVIDIA_STACK,
-    (
-        "TensorRT-LLM 1.3.0rc14 (GPT-OSS-120B); "
-        "vLLM (CentML) 0.20.2rc1.dev2091+g2e1040b7e + NVIDIA Dynamo (Qwen3-VL-235B); CUDA 13.0"
-    ): EngineFor(by_model={"gpt-oss-120b": TRTLLM, QWEN3_VL: VLLM}),
-    "TensorRT-LLM (GPT-OSS-120B); vLLM + NVIDIA Dynamo (Qwen3-VL-235B); CUDA 13.0": EngineFor(
-        by_model={"gpt-oss-120b": TRTLLM, QWEN3_VL: VLLM}
-    ),
-    "TensorRT-LLM feat/1.2-mlpinf, NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0": EngineFor(TRTLLM),
-    "TensorRT 10.14, CUDA 13.1, cuDNN 9.17, TensorRT-LLM feat/1.2-mlpinf": EngineFor(TRTLLM),
-    "TensorRT 10.14.1.48; TensorRT-LLM 1.3.0rc0": EngineFor(TRTLLM),
-    "TensorRT 10.14, CUDA 13.1, TensorRT-LLM 1.3.0rc0": EngineFor(TRTLLM),
-    "PyTorch 2.10.0a0+b4e4ee81d3.nv25.12, TensorRT 10.14.1.48, CUDA Toolkit 13.1, cuDNN 9.17.0, TensorRT-LLM 1.3.0rc0": EngineFor(
-        TRTLLM
-    ),
-    (
-        "TensorRT-LLM 1.0.0 (FP8 W8A8 engine built with trtllm-build, served by trtllm-serve); "
-        "MLCommons endpoints (LoadGen++) client; CUDA 12.9"
-    ): EngineFor(TRTLLM),
-    "TensorRT-LLM 1.3.0rc20": EngineFor(TRTLLM),
-    "TensorRT-LLM 1.3.0rc0, CUDA 13.1": EngineFor(TRTLLM),
-    "vLLM": EngineFor(VLLM),
-    "vLLM 0.22.0, PyTorch 2.10.0, ROCm 7.2.2": EngineFor(VLLM),
-    "vLLM 0.22.0, PyTorch 2.10.0+git8514f05, ROCm 7.2.53211": EngineFor(VLLM),
-    "vLLM 0.22.0, PyTorch 2.10.0, ROCm 7.2.4": EngineFor(VLLM),
-    "vLLM 0.22.1.dev0, PyTorch 2.10.0, ROCm 7.2.2": EngineFor(VLLM),
-    "vLLM 0.22.1 (ROCm 7.2.2), PyTorch 2.10": EngineFor(VLLM),
-    "vLLM 0.24.0 (stock vllm/vllm-openai-rocm:v0.24.0), ROCm 7.2.1": EngineFor(VLLM),
-    "vLLM 0.24.0, Red Hat OpenShift 4.21": EngineFor(VLLM),
-    "vLLM v0.20.2rc1.dev2091, CUDA 13.0.1, NVIDIA Dynamo, PyTorch 2.11.0+cu130": EngineFor(VLLM),
-    "NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0, vLLM CentML:mlperf-inf-mm-q3vl-v6.0": EngineFor(VLLM),
-    "vLLM CentML:mlperf-inf-mm-q3vl-v6.0, NVIDIA Dynamo mlperf-v6.0-dynamo-v0.8.0": EngineFor(VLLM),
-    "SGLang 0.5.15.post1 (ROCm 7.2.0), PyTorch 2.x": EngineFor(SGLANG),
-    "SGLang 0.5.15.post1, CUDA 13.0": EngineFor(SGLANG),
-    "llama.cpp": EngineFor(LLAMA_CPP),
-    # TensorRT alone, PyTorch, ROCm or a proprietary stack: no serving engine the registry records.
-    "TensorRT 10.14, CUDA 13.1": NO_ENGINE,
-    "TensorRT 10.14, CUDA 13.2": NO_ENGINE,
-    "TensorRT 10.14, CUDA 13.3": NO_ENGINE,
-    "TensorRT 10.14.1.48, CUDA 13.1": NO_ENGINE,
-    "TensorRT 10.15.1.29, CUDA 13.2": NO_ENGINE,
-    "TensorRT 10.16, CUDA 13.2": NO_ENGINE,
-    "TensorRT 10.16, CUDA 13.2, cuDNN 9.21": NO_ENGINE,
-    "TensorRT 10.16.1.11, CUDA 13.2": NO_ENGINE,
-    "PyTorch": NO_ENGINE,
-    "Pytorch 2.10, ROCm 7.2.2": NO_ENGINE,
-    "PyTorch 2.10.0+git8514f05, ROCm 7.2.2": NO_ENGINE,
-    "ROCm": NO_ENGINE,
-    "ROCm 7.2.0": NO_ENGINE,
-    "Krai/Gentic": NO_ENGINE,
-    "Atlas (spark), CUDA NVFP4": NO_ENGINE,
-    "Atlas (spark), native-HIP NVFP4": NO_ENGINE,
+ROUND_CPU_SYSTEMS = {
+    ("v4.1", "Cisco", "C240M7-1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-cisco-c240m7",
+    ("v4.1", "Cisco", "X210M7-1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-cisco-x210m7",
+    ("v4.1", "Intel", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-intel",
+    ("v4.1", "Intel", "1-node-2S-GNR-PyTorch"): "hardware/xeon-6980p-2s-intel-2304gb",
+    ("v4.1", "Quanta_Cloud_Technology", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-qct",
+    ("v5.1", "Cisco", "X210M8-1-node-2S-GNR_86C"): "hardware/xeon-6787p-2s-cisco-x210m8",
+    ("v5.1", "Intel", "1-node-2S-GNR_128C"): "hardware/xeon-6980p-2s-intel-2304gb",
+    ("v5.1", "Intel_VMware", "1-node-2S-GNR_86C_BareMetal"): "hardware/xeon-6787p-2s-intel-vmware",
+    ("v5.1", "Intel_VMware", "1-node-2S-GNR_86C_ESXi_172VCPU-VM"): "hardware/xeon-6787p-2s-intel-vmware",
+    ("v5.1", "Lenovo", "ThinkSystem_SR650_V4_GNR_86C"): "hardware/xeon-6787p-2s-lenovo",
+    ("v6.0", "Cisco", "C240M8_1_node_2S_GNR_86C"): "hardware/xeon-6787p-2s-cisco-c240m8",
+    ("v6.0", "Intel", "1-node-2S-GNR_128C"): "hardware/xeon-6980p-2s-intel-2304gb",
+    ("v6.0", "Lenovo", "1-node-2S-GNR_86C"): "hardware/xeon-6787p-2s-lenovo",
+    ("v6.0", "Quanta_Cloud_Technology", "1-node-2S-GNR_86C"): "hardware/xeon-6787p-2s-qct",
 }
-"""``framework`` as written -> the engine record it names."""
+"""(``version``, ``Organization``, ``Platform``) of a CPU-only system of an earlier round -> its node
+record, as the record's own citation of that round's system description names it. A platform name is
+reused across rounds for other processors, so these rounds do not fall back to :data:`CPU_SYSTEMS`."""
 
-ENGINE_LAYOUTS = {TRTLLM: "trtllm", VLLM: "vllm", SGLANG: "sglang", LLAMA_CPP: "llama.cpp"}
-"""The engine layout of each engine's cache, for the record's ``layout``."""
+CPU_ONLY = "N/A"
 
 
 @dataclass(frozen=True)
@@ -208,6 +198,8 @@ PRECISIONS = {
     "fp8 (static per-tensor PTQ, NVIDIA ModelOpt)": Formats(("fp8",)),
     "INT8": Formats(("int8",)),
     "int4": Formats(("int4",)),
+    "INT4": Formats(("int4",)),
+    "fp16": Formats(("fp16",)),
     "bf16": Formats(("bf16",)),
     "fp32": Formats(("fp32",)),
     "mxfp4": Formats(("mxfp4",)),

@@ -14,19 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry.authoring.importers import mlperf_engines as engines
 from registry.authoring.importers import mlperf_maps as maps
 from registry.authoring.importers import mlperf_rules as rules
 from registry.authoring.importers.mlperf_log import SERVER_STYLE, milliseconds, runs_as
+from registry.authoring.importers.mlperf_metrics import Unmappable, accuracy, metric_of, power_of, unit_of
+from registry.authoring.importers.mlperf_rounds import rules_of
 from registry.authoring.importers.mlperf_runs import LogFigures, RunFile, read_figures
-from registry.authoring.importers.mlperf_table import SourceError, SummaryRow
-from registry.authoring.importers.numbers import NumberRefused, source_number
+from registry.authoring.importers.mlperf_table import SummaryRow
 
 MAX_SLUG = 100
 """A record id's slug is at most 100 characters."""
-
-
-class Unmappable(Exception):
-    """A row that has no record to map to; the message says which spelling or record is missing."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +52,23 @@ def slug(text: str) -> str:
 
 
 def id_key(row: SummaryRow) -> tuple[str, ...]:
-    """What identifies a result: round, division, submitter, system, model and scenario, compared
-    without case (``Example`` and ``EXAMPLE`` are one submitter: two records of one result would be two
-    files that collide on a case-insensitive file system)."""
+    """What identifies a result: round, division, submitter, system, model and scenario, and the model
+    that ran where a table names it apart from the benchmark and it differs, compared without case
+    (``Example`` and ``EXAMPLE`` are one submitter: two records of one result would be two files that
+    collide on a case-insensitive file system)."""
     return tuple(cell.casefold() for cell in _key_cells(row))
 
 
 def _key_cells(row: SummaryRow) -> tuple[str, ...]:
-    return tuple(
-        row[column] for column in ("version", "Division", "Organization", "Platform", "Model", "Scenario")
-    )
+    used = row.cells.get("UsedModel", "")
+    return (
+        row["version"],
+        row["Division"],
+        row["Organization"],
+        row["Platform"],
+        row["Model"],
+        row["Scenario"],
+    ) + ((used,) if used and used != row["Model"] else ())
 
 
 def base_slug(row: SummaryRow) -> str:
@@ -92,6 +97,12 @@ def _model(root: Path, row: SummaryRow) -> str:
     ran = maps.OTHER_MODEL_RAN.get((row["Organization"], row["Platform"], row["Model"]))
     if ran is not None:
         raise Unmappable(f"Model {row['Model']!r}: the run served {ran}, which has no model record")
+    used = row.cells.get("UsedModel", "")
+    if used and used != row["Model"] and maps.USED_MODELS.get(used) != row["Model"]:
+        raise Unmappable(
+            f"UsedModel {used!r} ran under the benchmark {row['Model']!r}: another checkpoint than the "
+            "benchmark's, in no table of the models that ran"
+        )
     model = maps.LLM_MODELS[row["Model"]]
     if model is None:
         why = maps.NO_MODEL_RECORD.get(row["Model"], "")
@@ -106,9 +117,17 @@ def _hardware(root: Path, row: SummaryRow) -> tuple[str | None, list[dict[str, A
     name = row["accelerator_model_name"]
     if name == maps.CPU_ONLY and row.total_accelerators == 0:
         key = (row["Organization"], row["Platform"])
-        if key not in maps.CPU_SYSTEMS:
-            raise Unmappable(f"CPU-only system {key[0]} {key[1]!r} is not in the table of CPU systems")
-        return _need(root, maps.CPU_SYSTEMS[key], f"CPU system {key[1]!r}"), [], row.nodes
+        earlier = maps.ROUND_CPU_SYSTEMS.get((row["version"], *key))
+        found = (
+            earlier
+            if (row["version"], *key) in maps.ROUND_CPU_SYSTEMS or row["version"] != "v6.1"
+            else maps.CPU_SYSTEMS.get(key)
+        )
+        if found is None:
+            raise Unmappable(
+                f"CPU-only system {key[0]} {key[1]!r} of {row['version']} is not in the table of CPU systems"
+            )
+        return _need(root, found, f"CPU system {key[1]!r}"), [], row.nodes
     if name in maps.MIXED_HARDWARE:
         parts = [{"hardware": _need(root, hw, repr(name)), "count": n} for hw, n in maps.MIXED_HARDWARE[name]]
         total = sum(n for _, n in maps.MIXED_HARDWARE[name])
@@ -119,6 +138,8 @@ def _hardware(root: Path, row: SummaryRow) -> tuple[str | None, list[dict[str, A
         return None, parts, total
     if name not in maps.HARDWARE:
         raise Unmappable(f"accelerator_model_name {name!r} is not in the hardware table")
+    if name in maps.COUNT_IN_NAME:
+        return _need(root, maps.HARDWARE[name], repr(name)), [], maps.COUNT_IN_NAME[name]
     if row.nodes * row.accelerators_per_node != row.total_accelerators or row.total_accelerators == 0:
         raise Unmappable(
             f"number_of_nodes {row.nodes} x accelerators_per_node {row.accelerators_per_node} "
@@ -128,7 +149,7 @@ def _hardware(root: Path, row: SummaryRow) -> tuple[str | None, list[dict[str, A
 
 
 def _engine(root: Path, row: SummaryRow) -> str | None:
-    entry = maps.FRAMEWORKS.get(row["framework"])
+    entry = engines.FRAMEWORKS.get(row["framework"])
     if entry is None:
         raise Unmappable(f"framework {row['framework']!r} is not in the framework table")
     said, engine = entry.for_model(row["Model"])
@@ -161,61 +182,9 @@ def _precision(row: SummaryRow) -> dict[str, Any]:
     return precision
 
 
-def _metric(row: SummaryRow, scenario: str) -> dict[str, Any]:
-    units = row["Units"]
-    if units in maps.THROUGHPUT_UNITS:
-        metric, unit = maps.THROUGHPUT_UNITS[units]
-        limits = rules.limits(rules.benchmark_of(row["Model"]), scenario)
-        constraints = [
-            {"metric": m.metric, "statistic": m.statistic, "limit": f"{m.limit_ms} ms"} for m in limits
-        ]
-        figure = {
-            "metric": metric,
-            "statistic": "value",
-            "per": "system",
-            "stated": f"{row['Result']} {unit}",
-        }
-        return figure | ({"constraints": constraints} if constraints else {})
-    if units in maps.LATENCY_UNITS and scenario in maps.LATENCY_STATISTICS:
-        statistic = maps.LATENCY_STATISTICS[scenario]
-        stated = f"{row['Result']} {maps.LATENCY_UNITS[units]}"
-        return {"metric": "e2e_latency", "statistic": statistic, "per": "request", "stated": stated}
-    raise Unmappable(f"Units {units!r} in scenario {row['Scenario']!r} is not in the metric tables")
-
-
-_SCORE = re.compile(r"([A-Za-z][A-Za-z0-9_]*): (\S+)")
-
-
-def accuracy(row: SummaryRow) -> list[dict[str, Any]]:
-    """The ``Accuracy`` cell's scores, named as the source names them (in lower case): ``ROUGE1: 44.4
-    ROUGE2: 22.1`` is two scores; a bare number is one score whose metric the source does not name."""
-    text = row["Accuracy"].strip()
-    if _is_number(text):
-        return [{"metric": "unnamed", "value": _value(row, text)}]
-    pairs = _SCORE.findall(text)
-    if not pairs or _SCORE.sub("", text).strip() or not all(_is_number(v) for _, v in pairs):
-        raise SourceError(
-            f"{row.where}: Accuracy {row['Accuracy']!r} is neither a number nor 'NAME: number' pairs"
-        )
-    return [{"metric": name.lower(), "value": _value(row, value)} for name, value in pairs]
-
-
-def _is_number(text: str) -> bool:
-    return re.fullmatch(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", text) is not None
-
-
-def _value(row: SummaryRow, text: str) -> int | float:
-    """A score by the record's rules for numbers (a 5,000-digit one is refused, not an internal error)."""
-    try:
-        value = source_number(text)
-    except NumberRefused as refused:
-        raise SourceError(f"{row.where}: Accuracy {refused}") from None
-    return value if isinstance(value, int) else float(value)
-
-
 def _system(row: SummaryRow, parts: list[dict[str, Any]]) -> dict[str, Any]:
     system: dict[str, Any] = {"name": row["SystemName"], "nodes": row.nodes}
-    if row.accelerators_per_node:
+    if row.accelerators_per_node and row["accelerator_model_name"] not in maps.COUNT_IN_NAME:
         system["accelerators_per_node"] = row.accelerators_per_node
     if parts:
         system["accelerators"] = parts
@@ -226,6 +195,15 @@ def _system(row: SummaryRow, parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _provenance(row: SummaryRow, source: Source) -> dict[str, Any]:
+    found = _provenance_fields(row, source)
+    if row.cells.get("ID"):
+        found["result_id"] = row["ID"]
+    if row["inferred"] in ("1", "True", "true"):
+        found["inferred"] = True
+    return found
+
+
+def _provenance_fields(row: SummaryRow, source: Source) -> dict[str, Any]:
     division, availability = row["Division"].lower(), row["Availability"].lower()
     if division not in ("closed", "open"):
         raise Unmappable(f"Division {row['Division']!r} is neither closed nor open")
@@ -272,15 +250,19 @@ def map_row(
     scenario = maps.SCENARIOS.get(row["Scenario"].lower())
     if scenario is None:
         raise Unmappable(f"Scenario {row['Scenario']!r} is not in the scenario table")
+    round_rules = rules_of(row["version"])
+    if round_rules is None:
+        raise Unmappable(f"version {row['version']!r}: no round whose submission-checker rules are tabled")
     benchmark = rules.benchmark_of(row["Model"])
-    scores, named = rules.with_targets(accuracy(row), benchmark, scenario)
+    scores, named = rules.with_targets(accuracy(row), rules.targets(round_rules, benchmark, scenario))
     model = _model(root, row)
     hardware, parts, count = _hardware(root, row)
     engine = _engine(root, row)
-    metrics = [_metric(row, scenario)]
     provenance = _provenance(row, source)
     if run is not None:
-        _check_run(run, scenario, benchmark)
+        _check_run(run, scenario, benchmark, round_rules)
+    unit = unit_of(row, round_rules, scenario, run)
+    metrics = [metric_of(row, scenario, round_rules, unit), *power_of(row)]
     figures = read_figures(run, row["version"], scenario) if run is not None else kept
     if figures is not None:
         metrics += figures.metrics
@@ -294,8 +276,8 @@ def map_row(
         "evidence": "measured",
         "model": model,
         "engine": engine,
-        "engine_version": row["framework"],
-        "layout": maps.ENGINE_LAYOUTS[engine] if engine else "ideal",
+        "engine_version": row["framework"].strip() or "not stated in the table",
+        "layout": engines.ENGINE_LAYOUTS[engine] if engine else "ideal",
     }
     if hardware is not None:
         fields["hardware"] = hardware
@@ -310,7 +292,12 @@ def map_row(
         "accuracy": scores,
         "provenance": provenance,
         "sources": _sources(
-            row, source, figures, ruled=bool(rules.limits(benchmark, scenario)) or _targeted(scores)
+            row,
+            source,
+            figures,
+            round_rules
+            if unit.overridden or rules.limits(round_rules, benchmark, scenario) or _targeted(scores)
+            else None,
         ),
         "related": [
             model,
@@ -319,21 +306,54 @@ def map_row(
         ],
         "tags": ["mlperf"],
     }
-    return Mapped(record_id, row, fields, _comments(row, engine, scores, named, figures))
+    comments = _comments(row, engine, scores, named, figures)
+    if unit.overridden:
+        comments["metrics"] = unit.overridden + comments.get("metrics", ())
+    if row["accelerator_model_name"] in maps.COUNT_IN_NAME:
+        comments["hardware_count"] = _count_note(row, count)
+    if provenance.get("inferred"):
+        comments["provenance"] = _INFERRED_NOTE
+    if benchmark in maps.STAND_INS:
+        comments["model"] = _stand_in_note(benchmark)
+    return Mapped(record_id, row, fields, comments)
+
+
+def _stand_in_note(benchmark: str) -> tuple[str, ...]:
+    checkpoint, readme = maps.STAND_INS[benchmark]
+    return (
+        f"The benchmark runs {checkpoint}, as MLPerf's reference implementation says",
+        f"(mlcommons/inference {readme} at {maps.STAND_IN_COMMIT}). The registry has no",
+        "record of that checkpoint, whose config.json was not read here, so its base model's record stands in.",
+    )
+
+
+_INFERRED_NOTE = (
+    "The table marks this result inferred (its inferred column): see the description of",
+    "provenance.inferred in the benchmark schema.",
+)
+
+
+def _count_note(row: SummaryRow, count: int) -> tuple[str, ...]:
+    return (
+        f"{row['accelerator_model_name']!r} and the platform {row['Platform']!r} say {count} accelerators;",
+        f"number_of_nodes {row.nodes} x accelerators_per_node {row.accelerators_per_node} gives "
+        f"{row.total_accelerators}. The name's count is",
+        "taken, since a count per node cannot state a node with fewer; accelerators_per_node is left out.",
+    )
 
 
 def _targeted(scores: list[dict[str, Any]]) -> bool:
     return any("target" in score for score in scores)
 
 
-def _check_run(run: RunFile, scenario: str, benchmark: str) -> None:
+def _check_run(run: RunFile, scenario: str, benchmark: str, round_rules: rules.RoundRules) -> None:
     """A run's log must be of the row's scenario and state the benchmark's own latency targets."""
     log = run.log
     if not runs_as(log.scenario, scenario):
         raise Unmappable(f"{log.path}: the log's scenario {log.scenario!r} is not the row's {scenario!r}")
     if scenario not in SERVER_STYLE:
         return
-    for limit in rules.limits(benchmark, scenario):
+    for limit in rules.limits(round_rules, benchmark, scenario):
         stated = log.targets.get(limit.metric)
         if stated is not None and stated != limit.limit_ms * 10**6:
             raise Unmappable(
@@ -385,7 +405,7 @@ def _submitter_note(row: SummaryRow, submitter: maps.SubmitterPrecision) -> tupl
 
 
 def _sources(
-    row: SummaryRow, source: Source, figures: LogFigures | None, *, ruled: bool
+    row: SummaryRow, source: Source, figures: LogFigures | None, ruled: rules.RoundRules | None
 ) -> list[dict[str, Any]]:
     """The summary's row, then the run's log, the submitter's config and the checker's rules where used."""
     found = [_citation(row, source)] + ([figures.citation] if figures else [])
@@ -401,7 +421,7 @@ def _sources(
                 "section": "MODEL_REPO_ID",
             }
         )
-    return found + ([dict(rules.CITATION)] if ruled else [])
+    return found + ([ruled.citation] if ruled else [])
 
 
 def _title(row: SummaryRow) -> str:
