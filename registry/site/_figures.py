@@ -47,9 +47,9 @@ UNIT_WORDS = {
 
 DERIVED_MARK = "†"
 DERIVED_NOTE = (
-    "† derived here: the figure the source states for the whole system, divided by the accelerators "
-    "the run used (not a figure the source states; MLPerf's results guidelines ask that a derived "
-    "figure be labelled so)."
+    "† derived here, not stated by the source: a figure per accelerator is the system's figure divided "
+    "by the accelerators the run used (a figure per system, the other way round); hover the mark for "
+    "the working. MLPerf's results guidelines ask that a derived figure be labelled so."
 )
 """The mark a derived figure carries, and the sentence a page with such figures says it in."""
 
