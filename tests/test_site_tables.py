@@ -3,13 +3,18 @@ figures marked, empty columns left out, the rest behind "more columns", sorting 
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
-from registry.site import _figures
+from registry.checker.pipeline import check
+from registry.site import _figures, generate
 from registry.site._html import Cell, Html
 from registry.site._tables import Column, readable_block, readable_table
+from tests.browser.site_registry import make_registry
+from tests.test_site_leaderboards import PROVENANCE, RECORDS, benchmark
 
 
 @pytest.mark.parametrize(
@@ -155,3 +160,73 @@ def test_hostile_text_in_any_cell_header_or_note_stays_text() -> None:
     assert not any(name.startswith("on") for name in tags.attributes)
     assert "&lt;script&gt;" in html
     assert isinstance(readable_table(columns, [], label="system"), Html)
+
+
+RAW = benchmark("f-raw", throughput="591368.312764167 tok/s", version="0.9.2")
+UNNAMED = (
+    benchmark("g-unnamed", version="PyTorch 2.10.0, ROCm 7.2", provenance=PROVENANCE)
+    .replace("engine: engines/example-engine\n", "engine: null\n")
+    .replace("layout: vllm\n", "layout: ideal\n")
+)
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    records = {**RECORDS, "benchmarks/f-raw": RAW, "benchmarks/g-unnamed": UNNAMED}
+    root = make_registry(tmp_path_factory.mktemp("record-figures"), records)
+    result = check(root)
+    assert result.ok, [d.message for d in result.diagnostics]
+    generate(root, result, downloads=False, workers=1)
+    return root / "site" / "generated"
+
+
+def _visible(html: str) -> str:
+    """The page's text as a reader sees it (attribute values, such as hover titles, left out)."""
+    parser = _Text()
+    parser.feed(html)
+    return "".join(parser.parts)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def test_a_record_page_writes_its_figures_the_sites_way_and_marks_the_derived_one(pages: Path) -> None:
+    page = (pages / "benchmarks" / "f-raw.md").read_text(encoding="utf-8")
+    figures = page.split("## Figures", 1)[1].split("\n## ", 1)[0]
+    assert "591368.312764167" not in _visible(figures)
+    assert "591,368 tok/s" in figures and 'title="as written: 591368.312764167 tok/s"' in figures
+    # per accelerator: 591,368 / 8, derived here and said so
+    assert "73,921 tok/s" in figures and "derived: 591,368 tok/s for the system ÷ 8 accelerators" in figures
+    assert "† derived here" in figures
+    leaderboard = (pages / "leaderboards" / "example-llama" / "offline.md").read_text(encoding="utf-8")
+    assert "73,921" in _visible(leaderboard) and "591,368" in _visible(leaderboard)
+
+
+def test_a_record_page_shows_only_what_the_record_states(pages: Path) -> None:
+    raw = (pages / "benchmarks" / "f-raw.md").read_text(encoding="utf-8")
+    unnamed = (pages / "benchmarks" / "g-unnamed.md").read_text(encoding="utf-8")
+    for page in (raw, unnamed):
+        assert "<dt>Batch</dt>" not in page  # the schema's default, stated by no record here
+    assert "<dt>Engine layout</dt><dd><code>vllm</code>" in raw
+    assert "<dt>Engine layout</dt>" not in unnamed  # "ideal" stands for an engine nobody named
+    assert "<dt>Prefix cache</dt><dd>none</dd>" in raw  # stated
+    engine = raw.split("<dt>Engine</dt><dd>", 1)[1].split("</dd>", 1)[0]
+    assert _visible(engine) == "Example engine 0.9.2"  # the run's release, not the engine record's 1.0.0
+    assert "<dt>Engine</dt><dd>PyTorch 2.10.0, ROCm 7.2</dd>" in unnamed  # as written
+
+
+def test_the_benchmarks_index_is_readable_and_states_no_default(pages: Path) -> None:
+    index = (pages / "benchmarks" / "index.md").read_text(encoding="utf-8")
+    main = index.split('<details class="more-columns">', 1)[0]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', main)
+    assert headers[:5] == ["System", "Model", "Accelerators", "Engine", "Weights / KV"]
+    assert "Batch" not in headers and "Layout" not in headers
+    assert ">ideal<" not in index
+    assert 'data-label="Accelerators"' in main and "8 × Example GPU" in main
+    assert "MLPerf v6.1" in _visible(main)

@@ -25,6 +25,7 @@ from registry.site._leaderboard_rows import (
     board_of,
     entry_of,
     metric_of,
+    origin_of,
 )
 from registry.site._result_table import results_table
 from registry.site._svg import PALETTE, Figure, linear_bar_chart
@@ -39,6 +40,8 @@ __all__ = [
     "board_words",
     "entry_of",
     "hardware_page",
+    "model_name",
+    "origin_of",
     "page_of",
     "pages",
 ]
