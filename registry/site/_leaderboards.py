@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from registry.kinds.records import Benchmark, Model
+from registry.kinds.records import Model
 from registry.site import _figures, _parts, _paths, _result_table
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
@@ -82,8 +82,7 @@ def hardware_page(hardware: str) -> str:
 
 def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     """Every leaderboard page, per accelerator page and the index, as (path, Markdown)."""
-    records = [e.record for e in context.index.of_kind("benchmark") if isinstance(e.record, Benchmark)]
-    boards = Boards.of(records, context.results)
+    boards = context.boards
     for board, rows in boards.by_board.items():
         yield page_of(board), render_board(context, board, rows)
     for hardware, rows in boards.by_hardware.items():

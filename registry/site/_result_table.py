@@ -30,7 +30,15 @@ from registry.site._leaderboard_rows import (
 )
 from registry.site._tables import Column, Row, readable_block
 
-__all__ = ["SCENARIO_WORDS", "ranked", "result_columns", "result_row", "results_table", "scenario_words"]
+__all__ = [
+    "SCENARIO_WORDS",
+    "engine_name",
+    "ranked",
+    "result_columns",
+    "result_row",
+    "results_table",
+    "scenario_words",
+]
 
 SCENARIO_WORDS = {
     "offline": "Offline",
@@ -140,6 +148,14 @@ def _engine(context: SiteContext, page: str, entry: Entry) -> Html | str:
         return join([version]) if version else "not stated"
     name = context.record_link(page, entry.engine, _name(context, entry.engine))
     return join([name, BREAK, version]) if version else name
+
+
+def engine_name(context: SiteContext, page: str, entry: Entry) -> Cell:
+    """The engine's name alone, its version as the record writes it on hover: for a narrow table."""
+    if entry.engine is None:
+        return Cell(entry.engine_version or "not stated")
+    named = context.record_link(page, entry.engine, _name(context, entry.engine))
+    return Cell(named, sort=_name(context, entry.engine), title=entry.engine_version)
 
 
 def _precision(entry: Entry) -> str:
