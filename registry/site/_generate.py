@@ -17,7 +17,7 @@ from typing import TextIO
 from registry.checker.pipeline import CheckResult
 from registry.codes import all_rules
 from registry.kinds.records import KINDS
-from registry.site import _leaderboards, _paths
+from registry.site import _leaderboards, _paths, _serving
 from registry.site._collections import render_collection, render_home_summary
 from registry.site._context import SiteContext
 from registry.site._downloads import stage_database, write_downloads
@@ -109,6 +109,8 @@ def generate(
         folder.write_parts(_paths.collection_page(kind_folder), render_collection(kind_folder, count, rows))
     folder.write(HOME_SNIPPET, render_home_summary(collected))
     for page, text in _leaderboards.pages(context):
+        folder.write(page, text)
+    for page, text in _serving.pages(context):
         folder.write(page, text)
     for page, render in references.items():
         folder.write(page, render())
