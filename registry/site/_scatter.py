@@ -64,7 +64,7 @@ class Plot:
     bottom: int = 52
 
 
-WIDE = Plot("wide", 900, 540, 78, 60)
+WIDE = Plot("wide", 1000, 560, 78, 64)
 NARROW = Plot("narrow", 350, 440, 58, 34, right=10)
 
 
@@ -120,8 +120,8 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _text(x: float, y: float, words: str, extra: str = "") -> str:
-    return f'<text x="{x:.1f}" y="{y:.1f}" fill="currentColor"{extra}>{escape(words)}</text>'
+def _text(x: float, y: float, words: str, extra: str = "", fill: str = "currentColor") -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" fill="{fill}"{extra}>{escape(words)}</text>'
 
 
 def scatter(
@@ -204,18 +204,14 @@ def _grid(x_axis: _Axis, y_axis: _Axis, p: Plot, left: float, right: float, top:
 
 
 def _band(p: Plot, top: float, bottom: float) -> str:
-    """The band of results with no per-user rate, shaded, its name written down its length."""
-    x, middle = p.left + 2, (top + bottom) / 2
-    words = "Offline: no per-user rate" if p.name == "wide" else "Offline / no rate"
+    """The band of results with no per-user rate, shaded, named under the axis where the ticks are not."""
+    x, centre = p.left + 2, p.left + p.band / 2
+    second = "no rate" if p.name == "narrow" else "no per-user rate"
     return (
         f'<rect x="{x}" y="{top}" width="{p.band - 2}" height="{bottom - top}" fill="currentColor" '
         'fill-opacity="0.06"/>'
-        + _text(
-            x + 11,
-            middle,
-            words,
-            f' text-anchor="middle" fill-opacity="0.7" transform="rotate(-90 {x + 11} {middle:.1f})"',
-        )
+        + _text(centre, bottom + 16, "Offline", ' text-anchor="middle"')
+        + _text(centre, bottom + 30, second, ' text-anchor="middle" fill-opacity="0.7"')
     )
 
 
@@ -232,7 +228,7 @@ def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float)
     label = ""
     if visible:
         x, y = visible[0]
-        label = _text(x + 4, y - 5, "bound", f' fill="{ROOF_COLOUR}" class="roof-label"')
+        label = _text(x + 4, y - 5, "bound", ' class="roof-label"', fill=ROOF_COLOUR)
     return (
         f'<g class="roof"><title>{escape("Physical bound, not a result: " + roof.label)}</title>'
         f'<polyline points="{points}" fill="none" stroke="{ROOF_COLOUR}" stroke-width="2" '
@@ -241,9 +237,18 @@ def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float)
 
 
 def _front(precision: str, front: Sequence[Marker], dash: str, x_axis: _Axis, y_axis: _Axis) -> str:
-    """The front of one precision through its points in order of interactivity."""
-    ordered = sorted((m for m in front if m.x is not None), key=lambda m: (m.x or 0.0, -m.y))
-    points = " ".join(f"{x_axis.at(m.x or 0.0):.1f},{y_axis.at(m.y):.1f}" for m in ordered)
+    """The front of one precision as a staircase through its points: from each point straight down to
+    the next one's output, then across to it. A straight line between two points would draw results
+    nobody measured; every place under the staircase is matched or beaten by a measured result."""
+    placed = [(x_axis.at(m.x), y_axis.at(m.y)) for m in front if m.x is not None]
+    # in pixels the y axis points down: order by x, and at one x the highest output (smallest y) first
+    ordered = sorted(placed, key=lambda point: (point[0], point[1]))
+    steps: list[tuple[float, float]] = []
+    for x, y in ordered:
+        if steps:
+            steps.append((steps[-1][0], y))
+        steps.append((x, y))
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in steps)
     dashes = f' stroke-dasharray="{dash}"' if dash else ""
     return (
         f'<polyline class="front" points="{points}" fill="none" stroke="currentColor" stroke-width="1.5"'

@@ -56,7 +56,12 @@
     });
     var first = svg.querySelector("a.point");
     Object.keys(lines).sort().forEach(function (precision) {
-      var points = lines[precision].sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+      /* a staircase, as the page draws it: down to the next point's output, then across to it */
+      var points = [];
+      lines[precision].sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).forEach(function (p) {
+        if (points.length) points.push([points[points.length - 1][0], p[1]]);
+        points.push(p);
+      });
       var line = document.createElementNS(SVG, "polyline");
       line.setAttribute("class", "front");
       line.setAttribute("points", points.map(function (p) { return p[0] + "," + p[1]; }).join(" "));
@@ -74,7 +79,8 @@
   function setUp(chart) {
     var data = chart.querySelector("script.serving-data");
     var holder = chart.querySelector(".serving-filters");
-    if (!data || !holder) return;
+    if (!data || !holder || chart.hasAttribute("data-ready")) return;
+    chart.setAttribute("data-ready", "");
     var rows = JSON.parse(data.textContent);
     var dashes = {};
     Array.prototype.forEach.call(chart.querySelectorAll("polyline.front"), function (line) {
@@ -141,8 +147,8 @@
   function start() {
     Array.prototype.forEach.call(document.querySelectorAll(".chart.serving"), setUp);
   }
-  if (typeof document$ !== "undefined") {
-    document$.subscribe(start); /* the theme's instant navigation */
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) {
+    window.document$.subscribe(start); /* the theme's instant navigation */
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {
