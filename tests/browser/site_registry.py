@@ -204,7 +204,7 @@ title: Hostile GPU
 evidence: source-reported
 name: "</script><script>{PAYLOAD}</script><img src=x onerror=\\"{PAYLOAD}\\"> GPU"
 vendor: Example Corp
-memory_per_device: 80 GB
+memory_per_device: 96 GB
 sources:
   - title: Example datasheet
     url: https://example.com/hostile-datasheet
