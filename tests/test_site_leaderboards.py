@@ -201,6 +201,50 @@ def _rows(text: str) -> list[list[tuple[str, str | None]]]:
     return [row for row in parser.rows if row]
 
 
+class _Cards(HTMLParser):
+    """The rows of a page's first readable table, each cell by its column's name (``data-label``) as
+    (text, data-sort), and ``record``: the slug of the benchmark record the row's system links to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, tuple[str, str | None]]] = []
+        self.tables = 0
+        self._label: str | None = None
+        self._sort: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "table":
+            self.tables += 1
+        if self.tables != 1:
+            return
+        if tag == "tr" and self._label is None:
+            self.rows.append({})
+        elif tag == "td":
+            self._label, self._sort, self._text = found.get("data-label"), found.get("data-sort"), []
+        elif tag == "a" and "record" not in self.rows[-1] and "/benchmarks/" in (found.get("href") or ""):
+            slug = (found.get("href") or "").rsplit("/", 1)[1].removesuffix(".html")
+            self.rows[-1]["record"] = (slug, None)
+        elif tag == "br" and self._label is not None:
+            self._text.append(" | ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._label is not None:
+            self.rows[-1][self._label] = ("".join(self._text).strip(), self._sort)
+            self._label = None
+
+    def handle_data(self, data: str) -> None:
+        if self._label is not None:
+            self._text.append(data)
+
+
+def _cards(text: str) -> list[dict[str, tuple[str, str | None]]]:
+    parser = _Cards()
+    parser.feed(text.split('class="readable-table"', 1)[1])
+    return [row for row in parser.rows if row]
+
+
 def test_every_leaderboard_page_exists_and_the_index_reaches_them(site: Path) -> None:
     expected = [
         board_page("models/example-llama", "offline"),
@@ -212,34 +256,47 @@ def test_every_leaderboard_page_exists_and_the_index_reaches_them(site: Path) ->
     for page in expected:
         assert (site / page).is_file(), page
         assert f'href="{page.removeprefix("generated/leaderboards/").replace(".md", ".html")}"' in index
-    assert "leaderboards/index.md" in _page(site, "generated/benchmarks/index.md")
+    assert 'href="../leaderboards/index.html"' in _page(site, "generated/benchmarks/index.md")
     assert "leaderboards" not in (site.parent / "mkdocs.yml").read_text(encoding="utf-8")
 
 
 def test_figures_per_accelerator_divide_a_system_figure_by_its_count(site: Path) -> None:
-    rows = _rows(_page(site, board_page("models/example-llama", "offline")))
-    ranked = [(row[1][0], float(row[2][1] or "nan")) for row in rows]
+    text = _page(site, board_page("models/example-llama", "offline"))
+    rows = _cards(text)
+    column = "Output tok/s per accelerator"
+    ranked = [(row["record"][0], float(row[column][1] or "nan")) for row in rows]
     assert ranked == [
         ("b-two", 1500.0),
         ("c-per-gpu", 1200.0),
         ("a-eight", 1000.0),
         ("d-hostile", 500.0),
     ]
-    assert [row[2][0] for row in rows] == ["1,500.0", "1,200.0", "1,000.0", "500.0"]
+    # Divided here, so marked derived; the one stated per accelerator is not.
+    assert [row[column][0] for row in rows] == ["1,500\xa0†", "1,200", "1,000\xa0†", "500\xa0†"]
+    assert [row["Output tok/s per system"][0] for row in rows] == ["3,000", "4,800\xa0†", "8,000", "2,000"]
+    assert "derived: 3,000 output tok/s for the system ÷ 2 accelerators" in text
+    assert "† derived here, not stated by the source" in text
 
 
 def test_the_leaderboard_sorts_by_number_and_shows_latency_percentiles(site: Path) -> None:
     text = _page(site, board_page("models/example-llama", "offline"))
     assert "<table data-sortable>" in text
-    headers = re.findall(r"<th scope=\"col\"( data-type=\"number\")?>([^<]*)</th>", text)
+    headers = re.findall(r"<th scope=\"col\"( data-type=\"number\")?[^>]*>([^<]*)</th>", text)
     named = {name: bool(numeric) for numeric, name in headers}
-    assert named["Per accelerator (output tok/s)"] and named["TTFT p99"] and named["TPOT p99"]
+    assert named["Output tok/s per accelerator"] and named["Latency met"]
+    assert named["TTFT p99"] and named["TPOT p99"]  # behind "more columns"
     assert not named["Engine"]
-    rows = {row[1][0]: row for row in _rows(text)}
-    ttft = rows["a-eight"][3]
-    assert ttft == ("450 ms", "0.45")  # sorted by seconds, shown as written
-    assert rows["b-two"][3] == ("—", None)  # no figure: sorts last whichever the direction
-    assert "weights fp8, activations fp8, KV fp8" in text
+    assert "Scenario" not in named  # one scenario on the page: its title says it
+    rows = {row["record"][0]: row for row in _cards(text)}
+    latency = rows["a-eight"]["Latency met"]
+    assert latency == ("TTFT p99 450 ms | TPOT p99 40 ms | measured", "0.04")  # sorts by TPOT
+    assert rows["b-two"]["Latency met"] == ("", None)  # no figure: sorts last whichever the direction
+    assert rows["a-eight"]["Weights / KV"][0] == "fp8 / fp8"
+    more = text.split('<details class="more-columns">', 1)[1]
+    assert (
+        "<summary>More columns (5): Activations, Context (tokens), TTFT p99, TPOT p99, Record</summary>"
+        in more
+    )
 
 
 def test_each_row_links_to_its_record_and_its_model_hardware_and_engine(site: Path) -> None:
@@ -251,7 +308,11 @@ def test_each_row_links_to_its_record_and_its_model_hardware_and_engine(site: Pa
         "../../engines/example-engine.html",
     ):
         assert f'href="{target}"' in row, target
-    assert row.count('href="../../benchmarks/a-eight.html"') >= 3  # the id, the throughput, the latencies
+    assert row.count('href="../../benchmarks/a-eight.html"') >= 3  # the system, and both throughputs
+    cards = {card["record"][0]: card for card in _cards(text)}
+    assert cards["a-eight"]["System"][0] == "Example system"  # its name, not the record's slug
+    assert cards["a-eight"]["Accelerators"] == ("8 × Example GPU", "8")
+    assert cards["a-eight"]["Engine"][0] == "Example engine | 1.0.0"  # the run's version, as written
 
 
 def test_the_chart_draws_one_bar_per_figure_and_loads_nothing(site: Path) -> None:
@@ -314,13 +375,12 @@ def test_a_legend_name_too_long_for_the_chart_is_cut_short_and_kept_whole_in_its
 
 
 def test_an_accelerator_page_compares_its_results_across_scenarios(site: Path) -> None:
-    rows = _rows(_page(site, hardware_page("hardware/other-gpu")))
-    assert [(row[1][0], row[2][0], row[3][0]) for row in rows] == [
-        ("offline", "c-per-gpu", "1,200.0 output tok/s"),
-        ("server", "e-server", "1,000.0 output tok/s"),
-    ]
-    example = _rows(_page(site, hardware_page("hardware/example-gpu")))
-    assert {row[2][0] for row in example} == {"a-eight", "b-two", "d-hostile"}
+    rows = _cards(_page(site, hardware_page("hardware/other-gpu")))
+    shown = [(r["Scenario"][0], r["record"][0], r["Output tok/s per accelerator"][0]) for r in rows]
+    assert shown == [("Offline", "c-per-gpu", "1,200"), ("Server", "e-server", "1,000\xa0†")]
+    assert {r["Model"][0] for r in rows} == {"Example Llama"}
+    example = _cards(_page(site, hardware_page("hardware/example-gpu")))
+    assert {row["record"][0] for row in example} == {"a-eight", "b-two", "d-hostile"}
 
 
 def test_a_benchmark_page_shows_its_provenance_and_links(site: Path) -> None:
@@ -393,6 +453,8 @@ def test_a_row_beyond_the_models_maximum_says_so_in_words(tmp_path: Path) -> Non
     result = check(root)
     assert [d.code for d in result.diagnostics] == ["R012"] * 4  # the other rows give no reason
     generate(root, result, downloads=False, workers=1)
-    cells = {row[1][0] for row in _rows(_page(root / "site", board_page("models/example-llama", "offline")))}
-    assert "a-eight (context 4,096 tokens, beyond the model's maximum of 2,048 tokens)" in cells
-    assert "b-two (context 4,096 tokens, beyond the model's maximum of 2,048 tokens)" in cells
+    cards = _cards(_page(root / "site", board_page("models/example-llama", "offline")))
+    systems = {card["record"][0]: card["System"][0] for card in cards}
+    words = "context 4,096 tokens, beyond the model's maximum of 2,048 tokens"
+    assert systems["a-eight"] == f"Example system | {words}"
+    assert systems["b-two"] == f"Example system | {words}"

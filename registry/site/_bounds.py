@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from registry.bounds import Bound, percent
 from registry.checker.bounds import RULE_OF, hint, message, written_limit
+from registry.site import _figures
 from registry.site._html import Cell, Html, block, element, join, table
 from registry.site._parts import badge
 
@@ -26,6 +27,12 @@ def roofline(bounds: tuple[Bound, ...], position: int) -> Bound | None:
     return max(found, key=lambda b: b.reached or 0, default=None)
 
 
+def _stated(text: str) -> Cell:
+    """The figure written the site's way, as the record writes it on hover."""
+    shown = _figures.stated(text)
+    return Cell(shown.text, sort=shown.sort, title=shown.title, class_="stated")
+
+
 def _verdict(bound: Bound) -> Html:
     if not bound.computable:
         return badge("not computable", "neutral")
@@ -37,7 +44,7 @@ def _row(bound: Bound) -> list[object]:
     return [
         Cell(bound.position + 1, sort=bound.position + 1),
         bound.subject,
-        Cell(bound.stated, class_="stated"),
+        _stated(bound.stated),
         BOUND_NAMES[bound.kind],
         Cell(written_limit(bound) if bound.computable else "—", class_="engine-value"),
         Cell(percent(reached) if reached is not None else "—", sort=float(reached) if reached else None),

@@ -46,9 +46,6 @@ COLLECTION_INTROS = {
     "kv-efficiency": "Architectural and measured facts about KV-cache and recurrent-state memory. Every "
     "stated figure is recomputed by the engine; the cache column is the engine's figure for each record's "
     "own context, batch, formats and engine layout, and the claims column counts the verdicts.",
-    "benchmarks": "Serving measurements, each with the run around it: model, engine, hardware, precision, "
-    "workload, context and prefix-cache state. Ranked per model and scenario, and per accelerator, in the "
-    "[leaderboards](../leaderboards/index.md).",
     "engines": "Serving engines and libraries, and which cache mechanisms each handles natively.",
     "hardware": "Accelerators and systems, with memory as their vendor's datasheet writes it.",
 }
@@ -128,7 +125,10 @@ class Collected:
         record = entry.record
         if isinstance(record, Model):
             cells = self._model_row(context, entry, record, page)
-        elif isinstance(record, KvEfficiency | Benchmark):
+        elif isinstance(record, Benchmark):
+            self.counts[folder] += 1  # its index row is the leaderboards' (registry.site._leaderboards)
+            return
+        elif isinstance(record, KvEfficiency):
             cells = _run_row(context, record, page, verdicts)
         elif isinstance(record, Engine):
             cells = _engine_row(context, record, page)
@@ -186,9 +186,7 @@ def _verdict_summary(verdicts: list[str]) -> Cell:
     return Cell(join(badges, " "), sort=counts.get("disagrees", 0) * 1000 + len(verdicts))
 
 
-def _run_row(
-    context: SiteContext, run: KvEfficiency | Benchmark, page: str, verdicts: list[str]
-) -> list[object]:
+def _run_row(context: SiteContext, run: KvEfficiency, page: str, verdicts: list[str]) -> list[object]:
     tokens = run.context
     return [
         context.record_link(page, run.id),
@@ -197,8 +195,8 @@ def _run_row(
         run.precision.kv_cache or "not stated",
         _context_cell(context, run, tokens),
         Cell(f"{run.batch:,}", sort=run.batch),
-        # kv-efficiency: a fact, no run, whose figure is the engine's cache of its setting
-        _ttft(run) if isinstance(run, Benchmark) else _cache_cell(context, run),
+        # a fact, no run, whose figure is the engine's cache of its setting
+        _cache_cell(context, run),
         _verdict_summary(verdicts),
         run.evidence,
     ]
@@ -217,12 +215,6 @@ def _cache_cell(context: SiteContext, run: KvEfficiency) -> Cell:
     result = context.results.runs[run.id].result
     total = None if isinstance(result, str) else result.total_bytes
     return _bytes_cell(total)
-
-
-def _ttft(run: Benchmark) -> str:
-    """The benchmark's TTFT per request as written (statistic value, else mean, else median), or empty."""
-    metric = run.headline("ttft", "request")
-    return "" if metric is None else metric.stated
 
 
 def _engine_row(context: SiteContext, engine: Engine, page: str) -> list[object]:
@@ -263,10 +255,6 @@ HEADERS = {
     "kv-efficiency": (
         ["Record", "Model", "Layout", "KV", "Context", "Batch", "Cache", "Claims", "Evidence"],
         (4, 5, 6),
-    ),
-    "benchmarks": (
-        ["Record", "Model", "Layout", "KV", "Context", "Batch", "TTFT", "Claims", "Evidence"],
-        (4, 5),
     ),
     "engines": (["Engine", "Version", "Layout", "Capabilities"], (3,)),
     "hardware": (["Hardware", "Vendor", "Devices", "Memory per device", "Unit memory"], (2, 4)),

@@ -105,6 +105,8 @@ def generate(
         folder.changed += done.changed
     collected = records.collected
     for kind_folder in KINDS.values():
+        if kind_folder == "benchmarks":
+            continue  # the leaderboards' module writes it, from the rows it ranks
         count, rows = collected.counts[kind_folder], collected.text(kind_folder)
         folder.write_parts(_paths.collection_page(kind_folder), render_collection(kind_folder, count, rows))
     folder.write(HOME_SNIPPET, render_home_summary(collected))

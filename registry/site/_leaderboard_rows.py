@@ -1,6 +1,8 @@
-"""A benchmark record as a leaderboard row: its throughput per accelerator, its latency figures, its
-precision in words, and the % of roofline its figures reach (the tightest computable physical bound the
-check worked out for them, read from the results, never recomputed)."""
+"""A benchmark record as a leaderboard row: its throughput per accelerator and per system (which of the
+two the site derived), its latency figures and the limits it ran under, its precisions, where it comes
+from, and the % of roofline its figures reach (the tightest computable physical bound the check worked
+out for them, read from the results, never recomputed). Only what the record states: a field the record
+leaves out (a batch, an engine layout) is left out here too, never filled from the schema's default."""
 
 from __future__ import annotations
 
@@ -33,6 +35,31 @@ NOT_STATED = "not-stated"
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a result comes from, as its record says: the source (``mlperf``, a serving tool, or
+    ``manual`` for a hand-written record), an MLPerf result's round, division, availability, result ID
+    and submitter, and the publisher its first source names."""
+
+    source: str | None = None
+    round: str | None = None
+    division: str | None = None
+    availability: str | None = None
+    result_id: str | None = None
+    submitter: str | None = None
+    publisher: str | None = None
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A latency target the ranked figure had to meet: ``tpot p99 <= 80 ms`` (seconds for sorting)."""
+
+    metric: str
+    statistic: str
+    limit: str
+    seconds: float | None
+
+
+@dataclass(frozen=True)
 class Entry:
     """One benchmark as a leaderboard row: its throughputs per accelerator (tokens or requests per
     second, by metric), its latency figures (seconds and as written, by metric and statistic), and
@@ -57,6 +84,21 @@ class Entry:
     context_tokens: int | None = None
     """The run's context, when the record states one (its row says so when the model's maximum is
     shorter)."""
+    title: str = ""
+    per_system: dict[str, float] = field(default_factory=dict)
+    derived: frozenset[str] = frozenset()
+    """The metrics whose per-accelerator figure the site derived (the system's figure divided by the
+    accelerators), not one the record states."""
+    derived_per_system: frozenset[str] = frozenset()
+    """The metrics whose per-system figure the site derived (per accelerator times the accelerators)."""
+    limits: tuple[Limit, ...] = ()
+    """The latency targets the throughput figure ran under (MLPerf's TTFT and TPOT per scenario)."""
+    weights: str | None = None
+    kv_cache: str | None = None
+    activations: str | None = None
+    origin: Origin = field(default_factory=Origin)
+    sweep: str | None = None
+    """A sweep point's load in words (``concurrency 8``)."""
 
 
 Board = tuple[str, str, str]
@@ -75,18 +117,33 @@ def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
     ``bounds`` (the record's, from the results) give the % of roofline of the figure shown."""
     count = record.accelerator_count
     per_accelerator: dict[str, float] = {}
+    per_system: dict[str, float] = {}
+    derived: set[str] = set()
+    derived_system: set[str] = set()
     reached: dict[str, Bound] = {}
+    limits: tuple[Limit, ...] = ()
     for metric, _unit in THROUGHPUTS:
-        figure = record.headline(metric, "accelerator")
-        divisor = 1
-        if figure is None:
-            figure, divisor = record.headline(metric, "system"), count or 0
-        value = _si(figure.stated) if figure is not None else None
-        if value is not None and divisor:
-            per_accelerator[metric] = value / divisor
-            tightest = roofline(bounds, next(i for i, m in enumerate(record.metrics) if m is figure))
-            if tightest is not None:
-                reached[metric] = tightest
+        accelerator = record.headline(metric, "accelerator")
+        system = record.headline(metric, "system")
+        one = _si(accelerator.stated) if accelerator is not None else None
+        whole = _si(system.stated) if system is not None else None
+        if one is None and whole is not None and count:
+            one = whole / count
+            derived.add(metric)
+        if whole is None and one is not None and count and metric not in derived:
+            whole = one * count
+            derived_system.add(metric)
+        if whole is not None:
+            per_system[metric] = whole
+        figure = accelerator if accelerator is not None and _si(accelerator.stated) is not None else system
+        if one is None or figure is None:
+            continue
+        per_accelerator[metric] = one
+        if not limits:
+            limits = tuple(Limit(c.metric, c.statistic, c.limit, _si(c.limit)) for c in figure.constraints)
+        tightest = roofline(bounds, next(i for i, m in enumerate(record.metrics) if m is figure))
+        if tightest is not None:
+            reached[metric] = tightest
     latencies: dict[tuple[str, str], tuple[float, str]] = {}
     for measured in record.metrics:
         if measured.metric in LATENCIES and measured.per == "request":
@@ -113,6 +170,35 @@ def entry_of(record: Benchmark, bounds: tuple[Bound, ...] = ()) -> Entry:
         system=record.system.name if record.system else None,
         roofline=reached,
         context_tokens=record.context,
+        title=record.title,
+        per_system=per_system,
+        derived=frozenset(derived),
+        derived_per_system=frozenset(derived_system),
+        limits=limits,
+        weights=record.precision.weights or "/".join(record.precision.weight_formats or []) or None,
+        kv_cache=record.precision.kv_cache,
+        activations=record.precision.activations,
+        origin=origin_of(record),
+        sweep=f"{record.sweep.parameter.replace('_', ' ')} {record.sweep.value:g}" if record.sweep else None,
+    )
+
+
+def origin_of(record: Benchmark) -> Origin:
+    """Where the record's result comes from, as far as it says."""
+    source = record.provenance
+    publisher = next((s.publisher for s in record.sources if s.publisher), None)
+    if source is None:
+        return Origin(publisher=publisher)
+    # The result ID, once the record format keeps it (MLPerf's "5.1-0001").
+    result_id = getattr(source, "result_id", None)
+    return Origin(
+        source=source.source,
+        round=source.round,
+        division=source.division,
+        availability=source.availability,
+        result_id=result_id if isinstance(result_id, str) else None,
+        submitter=source.submitter,
+        publisher=publisher,
     )
 
 

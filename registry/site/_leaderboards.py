@@ -11,26 +11,23 @@ links to the leaderboards' index.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 
-from registry.bounds import percent
 from registry.kinds.records import Benchmark, Model
-from registry.site import _parts, _paths
+from registry.site import _figures, _parts, _paths, _result_table
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
 from registry.site._leaderboard_rows import (
-    LATENCIES,
-    LATENCY_NAMES,
     NOT_STATED,
-    STATISTIC_ORDER,
     Board,
     Boards,
     Entry,
     board_of,
     entry_of,
     metric_of,
+    origin_of,
 )
+from registry.site._result_table import results_table
 from registry.site._svg import PALETTE, Figure, linear_bar_chart
 
 __all__ = [
@@ -43,6 +40,8 @@ __all__ = [
     "board_words",
     "entry_of",
     "hardware_page",
+    "model_name",
+    "origin_of",
     "page_of",
     "pages",
 ]
@@ -50,6 +49,7 @@ __all__ = [
 BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
 INDEX = f"{FOLDER}/index.md"
+BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 
 
 def model_name(context: SiteContext, model: str) -> str:
@@ -89,116 +89,29 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     for hardware, rows in boards.by_hardware.items():
         yield hardware_page(hardware), render_hardware(context, hardware, rows)
     yield INDEX, render_index(context, boards)
+    yield (
+        BENCHMARKS_INDEX,
+        render_benchmarks(context, [row for rows in boards.by_board.values() for row in rows]),
+    )
 
 
 def _figure(value: float | None, unit: str) -> str:
-    """A figure with one decimal (three significant digits below 100), and its unit if given."""
-    if value is None:
-        return "—"
-    shown = f"{value:,.1f}" if value >= 100 else f"{value:,.3g}"
-    return f"{shown} {unit}".rstrip()
-
-
-def _seconds(value: float) -> str:
-    return f"{value * 1000:,.4g} ms" if value < 1 else f"{value:,.4g} s"
-
-
-def _system(context: SiteContext, page: str, row: Entry) -> Html:
-    parts: list[object] = []
-    for hardware, count in row.hardware:
-        parts += [context.record_link(page, hardware), f" × {count}" if count else "", "; "]
-    parts = parts[:-1] or ["not stated"]
-    if row.system:
-        parts += [BREAK, element("small", row.system)]
-    return join(parts)
-
-
-def _engine(context: SiteContext, page: str, row: Entry) -> Html:
-    name = (
-        context.record_link(page, row.engine, row.engine.split("/", 1)[1]) if row.engine else "not recorded"
-    )
-    return join([name, BREAK, element("small", row.engine_version)] if row.engine_version else [name])
-
-
-def _columns(rows: list[Entry]) -> list[tuple[str, str]]:
-    """The latency (metric, statistic) pairs any row states, in a fixed order."""
-    present = {pair for row in rows for pair in row.latencies}
-    return [(m, s) for m in LATENCIES for s in STATISTIC_ORDER if (m, s) in present]
-
-
-def _ranked(rows: list[Entry], metric: str | None) -> list[Entry]:
-    """Highest throughput per accelerator first, rows without the figure last, then by id."""
-    return sorted(
-        rows, key=lambda r: (metric not in r.per_accelerator, -r.per_accelerator.get(metric or "", 0.0), r.id)
-    )
-
-
-def board_table(context: SiteContext, page: str, rows: list[Entry], metric: tuple[str, str] | None) -> Html:
-    """The sortable leaderboard: rank, record, throughput per accelerator, each latency column, precision,
-    engine and version, system. The figures link to the record they come from."""
-    name, unit = metric or ("", "")
-    latencies = _columns(rows)
-    headers = [
-        "#",
-        "Record",
-        f"Per accelerator ({unit})" if metric else "Per accelerator",
-        *(f"{LATENCY_NAMES[m]} {s}" for m, s in latencies),
-        "% of roofline",
-        "Precision",
-        "Engine",
-        "System",
-    ]
-    body = []
-    for rank, row in enumerate(_ranked(rows, name), start=1):
-        record = _paths.href(page, _paths.record_page(row.id))
-        value = row.per_accelerator.get(name)
-        cells: list[object] = [
-            Cell(rank, sort=rank),
-            _record_cell(context, page, row),
-            Cell(link(record, _figure(value, "")), sort=value, class_="throughput"),
-        ]
-        for pair in latencies:
-            seconds, stated = row.latencies.get(pair, (None, None))
-            shown = link(record, _seconds(seconds)) if seconds is not None else "—"
-            cells.append(Cell(shown, sort=seconds, title=stated))
-        cells += [
-            roofline_cell(row, name),
-            row.precision,
-            _engine(context, page, row),
-            _system(context, page, row),
-        ]
-        body.append(cells)
-    numeric = (0, *range(2, 4 + len(latencies)))
-    return table(headers, body, sortable=True, numeric=numeric)
-
-
-def _record_cell(context: SiteContext, page: str, row: Entry) -> Html:
-    """The row's record, and in words its context when that is beyond the model's maximum."""
-    record = context.record_link(page, row.id, row.id.split("/", 1)[1])
-    beyond = context.beyond_max_context(row.model, row.context_tokens)
-    return join([record, f" (context {row.context_tokens:,} tokens, {beyond})"]) if beyond else record
-
-
-def roofline_cell(row: Entry, metric: str) -> Cell:
-    """The fraction of its tightest physical bound the row's figure reaches, the bound named in the
-    cell's title; a dash when no bound on it could be computed."""
-    bound = row.roofline.get(metric)
-    reached = bound.reached if bound is not None else None
-    if bound is None or reached is None:
-        return Cell("—", title="no bound computable on this figure (its page says why)")
-    return Cell(percent(reached), sort=float(reached), title=bound.what, class_="roofline")
+    """A figure written the site's way (:mod:`registry.site._figures`), and its unit if given."""
+    return "—" if value is None else _figures.quantity(value, unit)
 
 
 def _label(context: SiteContext, row: Entry) -> str:
     """A chart row's label: the system's name, else its hardware and count (text, escaped in the SVG)."""
-    hardware = ", ".join(f"{context.title_of(h)} × {n}" for h, n in row.hardware)
+    hardware = ", ".join(
+        f"{n:,} × {context.title_of(h)}" if n else context.title_of(h) for h, n in row.hardware
+    )
     return f"{row.system} ({hardware})" if row.system else hardware or row.id
 
 
 def board_chart(context: SiteContext, rows: list[Entry], metric: tuple[str, str], title: str) -> Html:
     """Throughput per accelerator by system, highest first, coloured by accelerator."""
     name, unit = metric
-    ranked = [row for row in _ranked(rows, name) if name in row.per_accelerator]
+    ranked = [row for row in _result_table.ranked(rows, name) if name in row.per_accelerator]
     categories = list(dict.fromkeys(_category(context, row) for row in ranked))
     colours = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(categories)}
     figures = [
@@ -225,13 +138,13 @@ def _category(context: SiteContext, row: Entry) -> str:
 
 
 def render_board(context: SiteContext, board: Board, rows: list[Entry]) -> str:
-    """A leaderboard page: what it ranks, the chart, and the table."""
+    """A leaderboard page: what it ranks, the chart, and the readable table."""
     page, (model, benchmark, scenario) = page_of(board), board
     metric = metric_of(rows)
     title = f"{model_name(context, model)}, {board_words(board)}"
     ranks = (
-        f"Ranked by {metric[0]} per accelerator ({metric[1]}): a figure stated for the whole system is "
-        "divided by the accelerators the run used."
+        f"Ranked by {metric[1]} per accelerator; a figure the source states for the whole system is "
+        "divided by the accelerators the run used, and marked derived."
         if metric
         else "No record here states a throughput; the table lists them as they are."
     )
@@ -241,11 +154,11 @@ def render_board(context: SiteContext, board: Board, rows: list[Entry]) -> str:
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} of ",
                 context.record_link(page, model),
-                f"{', benchmark ' + benchmark if benchmark else ''}, scenario {scenario}. {ranks} ",
-                "% of roofline is the fraction of its tightest physical bound "
-                "(compute roof, memory bandwidth) the figure reaches, from the vendor's dense peaks; a dash "
-                "where none can be computed, the record's page says why. Latencies are per request, as each "
-                "record states them. ",
+                f"{', benchmark ' + benchmark if benchmark else ''}, scenario "
+                f"{scenario.replace('-', ' ')}. {ranks} ",
+                "% of bound is the share of its tightest physical bound (compute roof, memory bandwidth) "
+                "the figure reaches, from the vendor's dense peaks; empty where none can be computed, "
+                "the record's page says why. Each system's name links to its record. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
@@ -262,80 +175,57 @@ def render_board(context: SiteContext, board: Board, rows: list[Entry]) -> str:
         else ""
     )
     return (
-        _parts.front_matter(f"Leaderboard: {title}", hide=("toc",))
+        _parts.front_matter(f"Leaderboard: {title}", hide=WIDE)
         + block(element("h1", f"Leaderboard: {title}"), intro)
+        + results_table(context, page, rows, metric=metric, with_scenario=False)
         + chart
-        + block(board_table(context, page, rows, metric), class_="leaderboard", searchable=False)
     )
 
 
+WIDE = ("navigation", "toc")
+"""What a page of wide tables hides of the theme: the whole window's width goes to the table."""
+
+
 def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> str:
-    """An accelerator's page: every benchmark on it, by model and scenario, best per accelerator first."""
+    """An accelerator's page: every benchmark on it, best per accelerator first, with its model."""
     page = hardware_page(hardware)
     name = context.title_of(hardware)
-    groups: dict[Board, list[Entry]] = defaultdict(list)
-    for row in rows:
-        groups[(row.model, row.benchmark, row.scenario)].append(row)
-    body = []
-    for board, group in sorted(groups.items()):
-        model = board[0]
-        metric = metric_of(group)
-        for row in _ranked(group, metric[0] if metric else None):
-            value = row.per_accelerator.get(metric[0]) if metric else None
-            body.append(
-                [
-                    context.record_link(page, model, model.split("/", 1)[1]),
-                    link(_paths.href(page, page_of(board)), board_words(board)),
-                    context.record_link(page, row.id, row.id.split("/", 1)[1]),
-                    Cell(_figure(value, metric[1] if metric else ""), sort=value),
-                    roofline_cell(row, metric[0]) if metric else Cell("—"),
-                    row.precision,
-                    _engine(context, page, row),
-                    _system(context, page, row),
-                ]
-            )
-    headers = [
-        "Model",
-        "Scenario",
-        "Record",
-        "Per accelerator",
-        "% of roofline",
-        "Precision",
-        "Engine",
-        "System",
-    ]
     intro = element(
         "p",
         join(
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} on ",
                 context.record_link(page, hardware),
-                ", by model and scenario; within each, the highest throughput per accelerator first. ",
+                ", highest throughput per accelerator first; sort by any column, or filter by a model's "
+                "name. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
         ),
     )
     return (
-        _parts.front_matter(f"Results on {name}", hide=("toc",))
+        _parts.front_matter(f"Results on {name}", hide=WIDE)
         + block(element("h1", f"Results on {name}"), intro)
-        + block(table(headers, body, sortable=True, numeric=(3, 4)), class_="leaderboard", searchable=False)
+        + results_table(context, page, rows, with_model=True, latency_columns=False)
     )
 
 
 def render_index(context: SiteContext, boards: Boards) -> str:
-    """The leaderboards' index: one row per model and scenario, one per accelerator."""
+    """The leaderboards' index: one row per model and scenario with its best result per accelerator and
+    that result's system, one row per accelerator."""
     board_rows = []
     for board, rows in sorted(boards.by_board.items()):
         model = board[0]
         metric = metric_of(rows)
-        best = max(row.per_accelerator.get(metric[0], 0.0) for row in rows) if metric else None
+        best = _result_table.ranked(rows, metric[0])[0] if metric else None
+        value = best.per_accelerator.get(metric[0]) if best and metric else None
         board_rows.append(
             [
                 link(_paths.href(INDEX, page_of(board)), model_name(context, model)),
                 board_words(board),
                 Cell(f"{len(rows):,}", sort=len(rows)),
-                Cell(_figure(best, metric[1]) if metric else "—", sort=best),
+                Cell(_figure(value, metric[1]) if metric and value is not None else "", sort=value),
+                (best.system or best.title) if best and value is not None else "",
             ]
         )
     hardware_rows = [
@@ -350,11 +240,12 @@ def render_index(context: SiteContext, boards: Boards) -> str:
     return (
         _parts.front_matter("Benchmark leaderboards", hide=("toc",))
         + "# Benchmark leaderboards\n\nServing results ranked by throughput per accelerator, per model and "
-        "scenario; and each accelerator's results across models. Figures are the records' own, as stated.\n"
+        "scenario; and each accelerator's results across models. Figures are the records' own, as stated; "
+        "every result is also in the [benchmarks index](../benchmarks/index.md).\n"
         + "\n## By model and scenario\n"
         + block(
             table(
-                ["Model", "Scenario", "Records", "Best per accelerator"],
+                ["Model", "Scenario", "Records", "Best per accelerator", "Best system"],
                 board_rows,
                 sortable=True,
                 numeric=(2, 3),
@@ -373,3 +264,28 @@ def render_index(context: SiteContext, boards: Boards) -> str:
             searchable=False,
         )
     )
+
+
+def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
+    """The benchmarks index: every benchmark record as a readable row, highest throughput per
+    accelerator first, with links to the leaderboards."""
+    page = BENCHMARKS_INDEX
+    count = f"{len(rows):,} record{'s' if len(rows) != 1 else ''}"
+    intro = element(
+        "p",
+        join(
+            [
+                "Serving measurements, each with the run around it: model, system, engine, precision, "
+                f"scenario, throughput, the latency it met and where it comes from. {count}; sort by any "
+                "column or filter by any word. Ranked per model and scenario, and per accelerator, in the ",
+                link(_paths.href(page, INDEX), "leaderboards"),
+                ".",
+            ]
+        ),
+    )
+    table = (
+        results_table(context, page, rows, with_model=True, latency_columns=False)
+        if rows
+        else block(element("p", "No benchmark record yet."))
+    )
+    return _parts.front_matter("Benchmarks", hide=WIDE) + block(element("h1", "Benchmarks"), intro) + table

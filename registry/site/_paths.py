@@ -58,3 +58,15 @@ def href(from_page: str, to_page: str, anchor: str = "") -> str:
         common += 1
     relative = "../" * (len(here) - common) + "/".join(there[common:])
     return f"{relative}#{anchor}" if anchor else relative
+
+
+RESULTS = f"{GENERATED}/results"
+RESULTS_INDEX = f"{RESULTS}/index.md"
+"""The serving results pages: one per model (and per model and benchmark), and their index."""
+
+
+def results_page(model_id: str, benchmark: str = "") -> str:
+    """``models/x`` → ``generated/results/x.md``; with the benchmark ``b`` named,
+    ``generated/results/x/b.md``: the serving results of a model (of one of its benchmarks)."""
+    slug = model_id.split("/", 1)[1]
+    return f"{RESULTS}/{slug}/{benchmark}.md" if benchmark else f"{RESULTS}/{slug}.md"

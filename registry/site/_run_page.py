@@ -16,7 +16,7 @@ from registry.engine.compute import CacheResult
 from registry.engine.trace import byte_count
 from registry.engine.units import QuantityError, format_bytes, parse_context, parse_quantity
 from registry.kinds.records import Benchmark, Claim, KvEfficiency
-from registry.site import _bounds, _leaderboards, _parts, _paths
+from registry.site import _bounds, _leaderboards, _parts, _paths, _run_figures
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, escape, join, link, table
 from registry.site._results import ClaimRow, claim_rows
@@ -53,6 +53,7 @@ def render_with_verdicts(context: SiteContext, entry: Entry) -> tuple[str, list[
         _parts.header(context, entry, page, headline=figure),
         _headline_block(figure, rows),
         "## Run\n" + block(_run_facts(context, run, page)),
+        _run_figures.section(run, _leaderboards.entry_of(run)) if isinstance(run, Benchmark) else "",
         _provenance(context, run, page) if isinstance(run, Benchmark) else "",
         _bounds.section(context.results.runs[run.id].bounds),
         _claims(context, run, rows) + _derivation(result) + _claim_details(context, run, rows, shared),
@@ -95,14 +96,17 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
     hardware = context.record_link(page, run.hardware) if run.hardware else None
     if hardware is not None and run.hardware_count:
         hardware = join([hardware, f" × {run.hardware_count}"])
-    engine = context.record_link(page, run.engine) if run.engine else None
-    if engine is not None and run.engine_version:
-        engine = join([engine, f" {run.engine_version}"])
+    engine = _engine(context, run, page)
+    benchmark = isinstance(run, Benchmark)
+    stated = run.model_fields_set
+    # A benchmark's batch, prefix-cache state and engine layout are shown where the record states
+    # them: the schema's defaults (batch 1, layout "ideal" for an engine nobody named) are no fact.
+    layout_known = not benchmark or bool(run.claims) or run.layout != "ideal"
     return _parts.fact_table(
         [
             ("Model", context.record_link(page, run.model)),
             ("Engine", engine),
-            ("Engine layout", element("code", run.layout)),
+            ("Engine layout", element("code", run.layout) if layout_known else None),
             ("Hardware", hardware),
             ("Weights", precision.weights),
             *(_benchmark_precision(run) if isinstance(run, Benchmark) else []),
@@ -110,8 +114,8 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             ("Recurrent state", precision.recurrent_state),
             ("Context", _context_fact(context, run)),
             ("Beyond the maximum, because", run.beyond_max_context),
-            ("Batch", f"{run.batch:,}"),
-            ("Prefix cache", run.prefix_cache),
+            ("Batch", f"{run.batch:,}" if not benchmark or "batch" in stated else None),
+            ("Prefix cache", run.prefix_cache if not benchmark or "prefix_cache" in stated else None),
             ("Workload", workload.description if workload else None),
             ("Input tokens", _count(workload.input_tokens) if workload else None),
             ("Output tokens", _count(workload.output_tokens) if workload else None),
@@ -121,6 +125,17 @@ def _run_facts(context: SiteContext, run: Run, page: str) -> Html:
             *(_benchmark_facts(run) if isinstance(run, Benchmark) else _measured(run)),
         ]
     )
+
+
+def _engine(context: SiteContext, run: Run, page: str) -> Html | str | None:
+    """The engine's name and the version the run used, as the record writes it (never the version the
+    engine's own record was read at); the version alone where the record names no engine record."""
+    entry = context.index.get(run.engine) if run.engine else None
+    name = getattr(entry.record, "name", None) if entry else None
+    if run.engine is None:
+        return run.engine_version
+    named = context.record_link(page, run.engine, name if isinstance(name, str) else None)
+    return join([named, f" {run.engine_version}"]) if run.engine_version else named
 
 
 def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
@@ -160,16 +175,18 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
             ("Round", source.round if source else None),
             ("Division", source.division if source else None),
             ("Availability", source.availability if source else None),
+            ("Result ID", _leaderboards.origin_of(run).result_id),
             ("Submitter", source.submitter if source else None),
             ("Run log verdict", valid),
             ("Model", context.record_link(page, run.model)),
             ("Hardware", on or None),
-            ("Engine", context.record_link(page, run.engine) if run.engine else "not recorded"),
+            ("Engine", _engine(context, run, page) or "not stated"),
             (
                 "Leaderboard",
                 link(
                     _paths.href(page, board),
-                    f"{run.model.split('/', 1)[1]}, {_leaderboards.board_words(_leaderboards.board_of(run))}",
+                    f"{_leaderboards.model_name(context, run.model)}, "
+                    f"{_leaderboards.board_words(_leaderboards.board_of(run))}",
                 ),
             ),
         ]
@@ -186,7 +203,7 @@ def _benchmark_precision(run: Benchmark) -> list[tuple[str, object]]:
 
 
 def _benchmark_facts(run: Benchmark) -> list[tuple[str, object]]:
-    """Scenario, the system and every metric as written (``TTFT, p99 per request``)."""
+    """Scenario, sweep point and the system (the figures have a section of their own)."""
     system, sweep = run.system, run.sweep
     parallelism = system.parallelism if system else None
     degrees = (
@@ -201,10 +218,6 @@ def _benchmark_facts(run: Benchmark) -> list[tuple[str, object]]:
         ("Parallelism", degrees or None),
         ("Speculative decoding", system.speculative.method if system and system.speculative else None),
     ]
-    for metric in run.metrics:
-        limits = "; ".join(f"{c.metric} {c.statistic} ≤ {c.limit}" for c in metric.constraints)
-        label = f"{metric.metric} ({metric.statistic}, per {metric.per})"
-        rows.append((label, metric.stated + (f" (target: {limits})" if limits else "")))
     return rows
 
 
