@@ -15,35 +15,30 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
 from registry.kinds.records import Benchmark
-from registry.site import _parts, _paths
+from registry.site import _figures, _parts, _paths
 from registry.site._context import SiteContext
-from registry.site._html import Cell, Html, block, element, join, link, table
-from registry.site._leaderboards import _figure, model_name
+from registry.site._html import Cell, Html, block, element, join, link
+from registry.site._leaderboards import model_name
+from registry.site._result_table import SCENARIO_WORDS, results_table
 from registry.site._scatter import RoofLine
 from registry.site._serving_chart import chart_block, hover_text
 from registry.site._serving_tables import (
     SCENARIOS,
     Result,
-    all_table,
     best_table,
     result_of,
     scenario_rank,
     side_by_side,
 )
+from registry.site._tables import Column, readable_block
 
 __all__ = ["HOME_SNIPPET", "RESULTS_INDEX", "Result", "pages", "results_page"]
 
-FOLDER = f"{_paths.GENERATED}/results"
-RESULTS_INDEX = f"{FOLDER}/index.md"
+RESULTS_INDEX = _paths.RESULTS_INDEX
+results_page = _paths.results_page
 HOME_SNIPPET = f"{_paths.GENERATED}/snippets/results.txt"
 """The home page's list of the models with the most results, pulled into ``site/index.md``."""
 HOME_MODELS = 8
-
-
-def results_page(model: str, benchmark: str = "") -> str:
-    """``models/x`` → ``generated/results/x.md``; with the benchmark ``b``, ``generated/results/x/b.md``."""
-    slug = model.split("/", 1)[1]
-    return f"{FOLDER}/{slug}/{benchmark}.md" if benchmark else f"{FOLDER}/{slug}.md"
 
 
 def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
@@ -113,7 +108,7 @@ def _chart(context: SiteContext, page: str, name: str, results: Sequence[Result]
         return ""
     hrefs = [_paths.href(page, _paths.record_page(r.record.id)) for r in charted]
     hover = [
-        hover_text(p, _figure(p.y, ""), _figure(p.x.value, "") if p.x.value is not None else "")
+        hover_text(p, _figures.number(p.y), _figures.number(p.x.value) if p.x.value is not None else "")
         for p in points
     ]
     title = f"{name}: output tok/s per accelerator against tok/s per user"
@@ -136,19 +131,21 @@ def render_model(
     groups = [(b, [r for r in results if r.entry.benchmark == b]) for b in ordered]
     for benchmark, chosen in groups:
         words = f" ({_benchmark_words(benchmark)})" if len(benchmarks) > 1 else ""
-        text += f"\n## Best per accelerator{words}\n" + _table_block(best_table(context, page, chosen))
+        text += f"\n## Best per accelerator{words}\n" + best_table(context, page, chosen)
     text += _chart(context, page, name, results)
     for benchmark, chosen in groups:
         if any(r.entry.scenario in SCENARIOS and r.point for r in chosen):
             words = f" ({_benchmark_words(benchmark)})" if len(benchmarks) > 1 else ""
-            text += f"\n## Scenarios side by side{words}\n" + _table_block(
-                side_by_side(context, page, chosen)
-            )
-    return text + "\n## Every result\n" + _table_block(all_table(context, page, results))
+            text += f"\n## Scenarios side by side{words}\n" + side_by_side(context, page, chosen)
+    return text + "\n## Every result\n" + results_table(context, page, [r.entry for r in results])
 
 
-def _table_block(html: Html) -> str:
-    return block(html, class_="serving-table", searchable=False)
+INDEX_COLUMNS = [
+    Column("model", "Model"),
+    Column("results", "Results", numeric=True),
+    Column("scenarios", "Scenarios"),
+    Column("best", "Best output tok/s per accelerator", numeric=True),
+]
 
 
 def render_index(context: SiteContext, ranked: Sequence[tuple[str, Sequence[Result]]]) -> str:
@@ -158,29 +155,24 @@ def render_index(context: SiteContext, ranked: Sequence[tuple[str, Sequence[Resu
         best = max((r.point.y for r in results if r.point), default=None)
         scenarios = sorted({r.entry.scenario for r in results}, key=lambda s: (scenario_rank(s), s))
         rows.append(
-            [
-                link(_paths.href(RESULTS_INDEX, results_page(model)), model_name(context, model)),
-                Cell(f"{len(results):,}", sort=len(results)),
-                ", ".join(scenarios),
-                Cell(_figure(best, "") if best is not None else "—", sort=best),
-            ]
+            {
+                "model": link(_paths.href(RESULTS_INDEX, results_page(model)), model_name(context, model)),
+                "results": Cell(f"{len(results):,}", sort=len(results)),
+                "scenarios": ", ".join(SCENARIO_WORDS.get(s, s) for s in scenarios),
+                "best": Cell(_figures.number(best), sort=best) if best is not None else "",
+            }
         )
     body = (
-        table(
-            ["Model", "Results", "Scenarios", "Best output tok/s per accelerator"],
-            rows,
-            sortable=True,
-            numeric=(1, 3),
-        )
+        readable_block(INDEX_COLUMNS, rows, label="model")
         if rows
-        else element("p", "No benchmark record yet.")
+        else block(element("p", "No benchmark record yet."))
     )
     return (
         _parts.front_matter("Serving results", hide=("toc", "navigation"))
         + "# Serving results\n\nFor each model, every serving benchmark the registry holds: the best output "
-        "per accelerator by scenario, a chart of throughput per accelerator against tokens per second per "
-        "user with its Pareto front, and the scenarios side by side. Models with the most results first.\n"
-        + block(body, class_="serving-table", searchable=False)
+        "per accelerator by scenario, a chart of output per accelerator against tokens per second per user "
+        "with each precision's Pareto front, and the scenarios side by side. Models with the most results "
+        "first.\n" + body
     )
 
 

@@ -5,18 +5,19 @@ Offline, Server and Interactive), and every result. Each row links to its record
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from registry.kinds.records import Benchmark, Engine, Hardware
-from registry.site import _paths
+from registry.site import _figures
 from registry.site._context import SiteContext
-from registry.site._html import Cell, Html, element, join, link, table
+from registry.site._html import Cell
 from registry.site._leaderboard_rows import Entry, entry_of
-from registry.site._leaderboards import _figure
+from registry.site._result_table import SCENARIO_WORDS, result_columns, result_row
 from registry.site._serving_points import OUTPUT, Point, interactivity_of, precision_key, source_kind
+from registry.site._tables import Column, Row, readable_block
 
-__all__ = ["SCENARIOS", "Result", "all_table", "best_table", "result_of", "scenario_rank", "side_by_side"]
+__all__ = ["SCENARIOS", "Result", "best_table", "result_of", "scenario_rank", "side_by_side"]
 
 SCENARIOS = ("offline", "server", "interactive")
 """The scenarios MLPerf's own table sets side by side, in its order."""
@@ -72,166 +73,104 @@ def result_of(context: SiteContext, record: Benchmark) -> Result:
     return Result(record, entry, point)
 
 
-def _source_words(record: Benchmark) -> str:
-    """``MLPerf v6.1 closed, available``; ``published by NVIDIA TensorRT-LLM team``; ``inference-perf run``."""
-    provenance = record.provenance
-    kind = source_kind(record)
-    if provenance is not None and kind == "MLPerf":
-        words = ", ".join(w for w in (provenance.division, provenance.availability) if w)
-        return f"MLPerf {provenance.round or ''} {words}".replace("  ", " ").strip()
-    if kind == "published":
-        publisher = next((s.publisher for s in record.sources if s.publisher), None)
-        return f"published by {publisher}" if publisher else "published"
-    return f"{provenance.source} run" if provenance else kind
-
-
-def _per_accelerator(page: str, result: Result) -> Cell:
-    """The figure, linked to its record, marked when derived from the system's."""
-    point = result.point
-    if point is None:
-        return Cell("—")
-    href = _paths.href(page, _paths.record_page(result.record.id))
-    shown = link(href, _figure(point.y, ""))
-    if point.derived:
-        return Cell(
-            join([shown, element("small", " derived")]),
-            sort=point.y,
-            title="the system's figure over its accelerators",
-        )
-    return Cell(shown, sort=point.y)
-
-
-def _per_user(point: Point | None) -> Cell:
-    if point is None or point.x.value is None:
-        return Cell("—", title=point.x.basis if point else None)
-    shown = _figure(point.x.value, "")
-    return Cell(
-        f"≥ {shown}" if point.x.kind == "at least" else shown, sort=point.x.value, title=point.x.basis
-    )
-
-
-def _engine_cell(context: SiteContext, page: str, record: Benchmark) -> Html:
-    name = (
-        context.record_link(page, record.engine, _name(context, record.engine))
-        if record.engine
-        else Html("not stated")
-    )
-    version = record.engine_version
-    return (
-        join(
-            [
-                name,
-                " ",
-                element("small", version if len(version) <= 24 else version[:23] + "…", title=version),
-            ]
-        )
-        if version
-        else name
-    )
-
-
-def _system_cell(context: SiteContext, page: str, result: Result) -> Html:
-    href = _paths.href(page, _paths.record_page(result.record.id))
-    return link(href, result.entry.system or _accelerators(context, result.entry))
+METRIC = (OUTPUT, "output tok/s")
 
 
 def scenario_rank(scenario: str) -> int:
     return SCENARIOS.index(scenario) if scenario in SCENARIOS else len(SCENARIOS)
 
 
-def best_table(context: SiteContext, page: str, results: Sequence[Result]) -> Html:
-    """The best output per accelerator for each scenario and kind of accelerator: one row each."""
-    best: dict[tuple[str, str], Result] = {}
+def _per_user(point: Point | None) -> Cell:
+    """Tokens per second per user, ``≥`` where it is the TPOT limit's, how it was found on hover."""
+    if point is None or point.x.value is None:
+        return Cell("", title=point.x.basis if point else None)
+    shown = _figures.number(point.x.value)
+    at_least = point.x.kind == "at least"
+    return Cell(f"≥ {shown}" if at_least else shown, sort=point.x.value, title=point.x.basis)
+
+
+def _row(context: SiteContext, page: str, result: Result) -> dict[str, object]:
+    row = dict(result_row(context, page, result.entry, METRIC))
+    row["per_user"] = _per_user(result.point)
+    return row
+
+
+def _best(
+    results: Sequence[Result], key: Callable[[Point], tuple[str, ...]]
+) -> dict[tuple[str, ...], Result]:
+    """The result with the highest output per accelerator for each ``key`` of its point."""
+    best: dict[tuple[str, ...], Result] = {}
     for result in results:
         point = result.point
         if point is None:
             continue
-        key = (point.scenario, point.hardware)
-        held = best.get(key)
+        held = best.get(key(point))
         if held is None or (held.point is not None and point.y > held.point.y):
-            best[key] = result
+            best[key(point)] = result
+    return best
+
+
+SCENARIO = Column("scenario", "Scenario")
+PER_USER = Column(
+    "per_user",
+    "Tok/s per user",
+    numeric=True,
+    explain="1000 / TPOT in ms as measured, the per-user rate the source states, or (≥) 1000 / the TPOT "
+    "limit the run met",
+)
+
+
+def _columns(*keys: str) -> list[Column]:
+    found = {column.key: column for column in result_columns(METRIC, with_scenario=False)}
+    extra = {"scenario": SCENARIO, "per_user": PER_USER}
+    return [extra[key] if key in extra else found[key] for key in keys]
+
+
+def best_table(context: SiteContext, page: str, results: Sequence[Result]) -> str:
+    """The best output per accelerator for each scenario and kind of accelerator: one row each, in
+    MLPerf's order of scenarios, the fastest first."""
+    best = _best(results, lambda p: (p.scenario, p.hardware))
     ordered = sorted(best.items(), key=lambda item: (scenario_rank(item[0][0]), item[0][0], -_y(item[1])))
-    rows = [
-        [
-            scenario.replace("-", " "),
-            _accelerators(context, result.entry),
-            _system_cell(context, page, result),
-            _engine_cell(context, page, result.record),
-            precision_key(result.record),
-            _per_accelerator(page, result),
-            _per_user(result.point),
-            _source_words(result.record),
-        ]
-        for (scenario, _hardware), result in ordered
-    ]
-    headers = [
-        "Scenario",
-        "Accelerators",
-        "System",
-        "Engine",
-        "Precision",
-        "Output tok/s per accelerator",
-        "Tok/s per user",
-        "Source",
-    ]
-    return table(headers, rows, sortable=True, numeric=(5, 6))
+    columns = _columns(
+        "scenario", "system", "accelerators", "engine", "precision", "per_accelerator", "per_user", "source"
+    )
+    rows = [_row(context, page, result) for _key, result in ordered]
+    for row, (_key, result) in zip(rows, ordered, strict=True):
+        row["scenario"] = SCENARIO_WORDS.get(result.entry.scenario, result.entry.scenario)
+    return readable_block(columns, rows, label="system", note=_note(results))
 
 
 def _y(result: Result) -> float:
     return result.point.y if result.point is not None else 0.0
 
 
-def side_by_side(context: SiteContext, page: str, results: Sequence[Result]) -> Html:
-    """Offline, Server and Interactive per accelerator in adjacent columns, one row per system."""
-    rows: dict[tuple[str, str, str, str], dict[str, Result]] = defaultdict(dict)
-    for result in results:
-        if result.point is None or result.entry.scenario not in SCENARIOS:
-            continue
-        p = result.point
-        row = rows[(p.system, p.accelerators, p.engine, p.precision)]
-        held = row.get(p.scenario)
-        if held is None or (held.point is not None and p.y > held.point.y):
-            row[p.scenario] = result
-    present = [s for s in SCENARIOS if any(s in row for row in rows.values())]
-    body = []
-    for (system, accelerators, engine, precision), row in sorted(rows.items(), key=lambda i: i[0]):
-        cells: list[object] = [system, accelerators, engine, precision]
-        cells += [_per_accelerator(page, row[s]) if s in row else Cell("—") for s in present]
-        body.append(cells)
-    headers = [
-        "System",
-        "Accelerators",
-        "Engine",
-        "Precision",
-        *(f"{s.title()} tok/s per accelerator" for s in present),
-    ]
-    return table(headers, body, sortable=True, numeric=tuple(range(4, 4 + len(present))))
+def _note(results: Sequence[Result]) -> str:
+    return _figures.DERIVED_NOTE if any(r.point is not None and r.point.derived for r in results) else ""
 
 
-def all_table(context: SiteContext, page: str, results: Sequence[Result]) -> Html:
-    """Every result of the page, the highest output per accelerator first."""
-    ordered = sorted(results, key=lambda r: (r.point is None, -(r.point.y if r.point else 0), r.record.id))
-    rows = [
-        [
-            _system_cell(context, page, result),
-            _accelerators(context, result.entry),
-            _engine_cell(context, page, result.record),
-            precision_key(result.record),
-            result.entry.scenario,
-            _per_accelerator(page, result),
-            _per_user(result.point),
-            _source_words(result.record),
-        ]
-        for result in ordered
+def side_by_side(context: SiteContext, page: str, results: Sequence[Result]) -> str:
+    """Offline, Server and Interactive output per accelerator in adjacent columns, one row per system
+    (its name, accelerators, engine and precision), as MLPerf's own results table sets them."""
+    best = _best(
+        [r for r in results if r.entry.scenario in SCENARIOS],
+        lambda p: (p.system, p.accelerators, p.engine, p.precision, p.scenario),
+    )
+    systems: dict[tuple[str, ...], dict[str, Result]] = defaultdict(dict)
+    for key, result in best.items():
+        systems[key[:-1]][key[-1]] = result
+    present = [s for s in SCENARIOS if any(s in row for row in systems.values())]
+    rows: list[Row] = []
+    for _system, by_scenario in sorted(
+        systems.items(), key=lambda item: (-max(map(_y, item[1].values())), item[0])
+    ):
+        first = next(by_scenario[s] for s in SCENARIOS if s in by_scenario)
+        row = _row(context, page, first)
+        for scenario in present:
+            found = by_scenario.get(scenario)
+            row[scenario] = _row(context, page, found)["per_accelerator"] if found else ""
+        rows.append(row)
+    columns = _columns("system", "accelerators", "engine", "precision")
+    columns += [
+        Column(s, f"{SCENARIO_WORDS[s]}, output tok/s per accelerator", numeric=True) for s in present
     ]
-    headers = [
-        "System",
-        "Accelerators",
-        "Engine",
-        "Precision",
-        "Scenario",
-        "Output tok/s per accelerator",
-        "Tok/s per user",
-        "Source",
-    ]
-    return table(headers, rows, sortable=True, numeric=(5, 6))
+    return readable_block(columns, rows, label="system", note=_note(results))

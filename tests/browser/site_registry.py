@@ -200,7 +200,7 @@ HOSTILE_GPU = f"""\
 schema_version: 1
 id: hardware/hostile-gpu
 kind: hardware
-title: Hostile GPU
+title: Example GPU with markup in its name
 evidence: source-reported
 name: "</script><script>{PAYLOAD}</script><img src=x onerror=\\"{PAYLOAD}\\"> GPU"
 vendor: Example Corp
