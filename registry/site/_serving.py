@@ -20,7 +20,6 @@ from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link
 from registry.site._leaderboards import model_name
 from registry.site._result_table import SCENARIO_WORDS, results_table
-from registry.site._scatter import RoofLine
 from registry.site._serving_chart import chart_block, hover_text
 from registry.site._serving_tables import (
     SCENARIOS,
@@ -59,11 +58,6 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     ranked = sorted(by_model.items(), key=lambda item: (-len(item[1]), item[0]))
     yield RESULTS_INDEX, render_index(context, ranked)
     yield HOME_SNIPPET, render_home(context, ranked)
-
-
-def _roofs(context: SiteContext, results: Sequence[Result]) -> list[RoofLine]:
-    """The physical roofs of the page's results, one line per distinct bound."""
-    return []
 
 
 UNNAMED = "unnamed"
@@ -113,7 +107,7 @@ def _chart(context: SiteContext, page: str, name: str, results: Sequence[Result]
     ]
     title = f"{name}: output tok/s per accelerator against tok/s per user"
     return "\n## Throughput against interactivity\n" + chart_block(
-        "serving", points, hrefs, hover, _roofs(context, charted), title=title
+        "serving", points, hrefs, hover, (), title=title
     )
 
 

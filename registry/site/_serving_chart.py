@@ -13,9 +13,12 @@ import json
 from collections.abc import Sequence
 
 from registry.site._html import Html, block, element, join
-from registry.site._scatter import NARROW, WIDE, Marker, RoofLine, scatter
+from registry.site._scatter import FRONT_DASHES, NARROW, ROOF_COLOUR, WIDE, Marker, RoofLine, scatter
 from registry.site._serving_points import SOURCE_KINDS, Point, front_of
 from registry.site._svg import PALETTE
+
+COLOURS = (*PALETTE, "#8C564B", "#9467BD", "#17BECF", "#BCBD22", "#393B79", "#637939", "#E7969C", "#7B4173")
+"""The site's palette, then eight more distinct hues: a model's results span a dozen accelerators."""
 
 __all__ = ["SHAPES", "chart_block", "hover_text", "json_data"]
 
@@ -62,12 +65,21 @@ def json_data(points: Sequence[Point], front: set[str]) -> Html:
 
 
 def _colours(points: Sequence[Point]) -> dict[str, str]:
-    """One colour per accelerator, the most common first (the palette repeats past eight)."""
+    """One colour per accelerator, the most common first (the colours repeat past sixteen)."""
     counts: dict[str, int] = {}
     for point in points:
         counts[point.hardware] = counts.get(point.hardware, 0) + 1
     ordered = sorted(counts, key=lambda name: (-counts[name], name))
-    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(ordered)}
+    return {name: COLOURS[i % len(COLOURS)] for i, name in enumerate(ordered)}
+
+
+def _swatch(colour: str, dash: str = "", width: float = 1.5) -> Html:
+    """A short line as the legend draws a front or a bound: the same colour and dashes as on the chart."""
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    return Html(
+        f'<svg class="line-key" width="28" height="10" aria-hidden="true"><line x1="0" y1="5" x2="28" y2="5" '
+        f'stroke="{colour}" stroke-width="{width}"{dashes}/></svg>'
+    )
 
 
 def _legend(colours: dict[str, str], precisions: Sequence[str], roofs: bool, at_least: bool) -> Html:
@@ -79,9 +91,17 @@ def _legend(colours: dict[str, str], precisions: Sequence[str], roofs: bool, at_
     items += [element("li", f"{_SYMBOLS[SHAPES[kind]]} {kind}") for kind in SOURCE_KINDS]
     if at_least:
         items.append(element("li", "●→ at least this interactive (placed at 1 / its TPOT limit)"))
-    items += [element("li", f"— Pareto front, {precision}") for precision in precisions]
+    items += [
+        element(
+            "li",
+            join(
+                [_swatch("currentColor", FRONT_DASHES[i % len(FRONT_DASHES)]), f" Pareto front, {precision}"]
+            ),
+        )
+        for i, precision in enumerate(precisions)
+    ]
     if roofs:
-        items.append(element("li", element("span", "- - physical bound (not a result)", class_="roof-key")))
+        items.append(element("li", join([_swatch(ROOF_COLOUR, "9 4", 2), " physical bound (not a result)"])))
     return element("ul", join(items), class_="serving-legend")
 
 
