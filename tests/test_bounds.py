@@ -263,3 +263,104 @@ def test_a_minimum_latency_and_a_maximum_rate_are_not_bounded() -> None:
         assert bound.computable is computable, statistic
     fastest = _only(_run(_figure("output_throughput", 10**12, statistic="max")), "compute-roof")
     assert not fastest.computable and "one request's extreme" in (fastest.reason or "")
+
+
+def test_the_compute_roof_counts_the_whole_request_prefill_and_attention() -> None:
+    figure = _figure("output_throughput", 100_000)
+    bare = _only(_run(figure), "compute-roof")
+    whole = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="fixed"), "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    attention = 32 * 2 * 32 * (128 + 128) * (2048 * 2049 // 2)  # layers x heads x sizes x causal pairs
+    per_output = Fraction(2 * matmul * 2048 + attention, 1024)
+    assert whole.limit == Fraction(8 * 45 * 10**14) / per_output
+    assert bare.limit is not None and whole.limit < bare.limit / 2  # the prompt's share halves the roof
+    assert any("input tokens per request: 1,024" in line for line in whole.trace)
+
+
+def test_a_mean_output_length_from_the_accuracy_report_counts_the_output_attention() -> None:
+    figure = _figure("output_throughput", 100_000)
+    run = _run(figure, mean_output_tokens=Fraction("272.6"), output_source="the accuracy report")
+    bound = _only(run, "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    mean = Fraction("272.6")
+    attention = 32 * 2 * 32 * (128 + 128) * mean * (mean + 1) / 2  # Jensen: the mean request's pairs
+    assert bound.limit == Fraction(8 * 45 * 10**14) / (2 * matmul + attention / mean)
+    assert any("272.6 (the accuracy report)" in line for line in bound.trace)
+
+
+def test_capped_lengths_count_no_prompt_and_a_window_counts_its_convex_share() -> None:
+    figure = _figure("output_throughput", 100_000)
+    capped = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="max"), "compute-roof")
+    bare = _only(_run(figure), "compute-roof")
+    assert capped.limit == bare.limit
+    window = replace(LLAMA_8B, layout=uniform_layer_groups("w", SlidingWindow(8, 128, 128, window=128), 32))
+    run = _run(figure, model=window, input_tokens=1000, output_tokens=24, lengths="mean")
+    bound = _only(run, "compute-roof")
+    pairs = 128 * 1024 - 128 * 129 // 2  # the convex lower bound w L - w (w + 1) / 2 at L = 1,024
+    matmul = 8 * 10**9 - 128256 * 4096
+    per_output = Fraction(2 * matmul * 1024 + 32 * 2 * 32 * 256 * pairs, 24)
+    assert bound.limit == Fraction(8 * 45 * 10**14) / per_output
+
+
+def _decode_run(*figures: Figure, **changes: object) -> RunFacts:
+    """Llama 3.1 8B in bf16 on one 180 GB B200 at fixed 1,024 + 1,024 tokens, 128 KiB of cache a token."""
+    part = replace(B200, count=1, memory=Fraction(180 * 10**9))
+    per_token = 32 * 8 * 128 * 2 * 2
+    run = _run(
+        *figures,
+        model=replace(LLAMA_8B, params_total=Fraction(8 * 10**9)),
+        parts=(part,),
+        weights=("bf16",),
+        kv_dtype="bf16",
+        input_tokens=1024,
+        output_tokens=1024,
+        lengths="fixed",
+        kv_bytes=Fraction(per_token * 1024),
+        end_kv_bytes=Fraction(per_token * 2047),
+    )
+    return replace(run, **changes)  # type: ignore[arg-type]
+
+
+def test_the_decode_roof_is_the_sequences_memory_holds_over_the_step_bandwidth_allows() -> None:
+    bound = _only(_decode_run(_figure("output_throughput", 10_000)), "decode-roof")
+    per_token = 32 * 8 * 128 * 2 * 2
+    read = Fraction(per_token * (1024 + 2047), 2)  # the mean of the prompt's and the last step's cache
+    sequences = (Fraction(180 * 10**9) - 16 * 10**9) / read
+    step = ((8 * 10**9 - 128256 * 4096) * 2 + sequences * read) / Fraction(77 * 10**11)
+    assert bound.limit == sequences / step
+    assert not bound.exceeded
+    assert any(line.startswith("sequences a step holds") for line in bound.trace)
+    assert any("every expert resident" in line for line in bound.trace)
+
+
+def test_the_decode_roof_flags_a_figure_the_compute_roof_lets_pass() -> None:
+    real = _decode_run(_figure("output_throughput", 30_000))
+    decode = _only(real, "decode-roof")
+    assert decode.limit is not None and not decode.exceeded
+    doubled = _decode_run(_figure("output_throughput", 60_000))
+    assert not _only(doubled, "compute-roof").exceeded
+    assert _only(doubled, "decode-roof").exceeded
+    tenfold = _only(_decode_run(_figure("output_throughput", 300_000)), "decode-roof")
+    assert tenfold.exceeded and tenfold.slip is not None and tenfold.slip.factor == 10
+
+
+def test_the_decode_roof_takes_the_stated_concurrency_when_fewer_and_counts_draft_tokens() -> None:
+    few = _only(_decode_run(_figure("output_throughput", 100), concurrency=4), "decode-roof")
+    many = _only(_decode_run(_figure("output_throughput", 100)), "decode-roof")
+    assert few.limit is not None and many.limit is not None and few.limit < many.limit
+    drafted = _only(
+        _decode_run(_figure("output_throughput", 100), speculative=True, draft_tokens=3), "decode-roof"
+    )
+    assert drafted.limit is not None and drafted.limit > many.limit  # up to 4 tokens a step
+
+
+def test_the_decode_roof_says_what_it_lacks() -> None:
+    figure = _figure("output_throughput", 100)
+    warm = _only(_decode_run(figure, prefix_cache="warm"), "decode-roof")
+    assert warm.reason is not None and "share their cache" in warm.reason
+    mean = _only(_decode_run(figure, lengths="mean"), "decode-roof")
+    assert mean.reason is not None and "a mean" in mean.reason
+    full = _only(
+        _decode_run(figure, model=replace(LLAMA_8B, params_total=Fraction(400 * 10**9))), "decode-roof"
+    )
+    assert full.reason is not None and "weights alone fill the memory" in full.reason

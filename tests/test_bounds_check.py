@@ -34,11 +34,21 @@ def _one(found: list[Diagnostic], code: str) -> Diagnostic:
     return found[0]
 
 
+def _roofs(found: list[Diagnostic]) -> Diagnostic:
+    """The compute roof's finding where the decode roof (what the memory holds) flags the figure too."""
+    assert sorted(d.code for d in found) == ["F010", "F015"], [(d.code, d.message) for d in found]
+    return next(d for d in found if d.code == "F010")
+
+
 def _offline(tmp_path: Path, stated: str, per: str = "system", count: int = 8) -> list[Diagnostic]:
     root = _registry(tmp_path, "F012")
     path = root / F012_RUN
     text = path.read_text(encoding="utf-8").replace("hardware_count: 1", f"hardware_count: {count}")
     text = text.replace("scenario: single-stream", "scenario: offline")
+    # An offline run of 1,024-token prompts and outputs: each output token carries its prompt's share.
+    text = text.replace(
+        "input_tokens: 32768\n  output_tokens: 1\n", "input_tokens: 1024\n  output_tokens: 1024\n"
+    )
     text = text.replace(
         "  - metric: ttft\n    statistic: mean\n    per: request\n    stated: 0.35 ms",
         f"  - metric: output_throughput\n    statistic: value\n    per: {per}\n    stated: {stated}",
@@ -49,14 +59,14 @@ def _offline(tmp_path: Path, stated: str, per: str = "system", count: int = 8) -
 
 def test_an_offline_throughput_times_a_thousand(tmp_path: Path) -> None:
     assert _offline(tmp_path / "real", "96,000 tok/s") == []
-    finding = _one(_offline(tmp_path / "planted", "96,000,000 tok/s"), "F010")
+    finding = _roofs(_offline(tmp_path / "planted", "96,000,000 tok/s"))
     assert "x the compute roof of 8 x NVIDIA B200 SXM at bf16 for 8 B active parameters" in finding.message
     assert "likeliest slip: a thousands separator or 'k' misread" in finding.hint
 
 
 def test_a_large_systems_figure_written_per_accelerator(tmp_path: Path) -> None:
     assert _offline(tmp_path / "real", "20,000 tok/s", per="accelerator", count=72) == []
-    finding = _one(_offline(tmp_path / "planted", "1,440,000 tok/s", per="accelerator", count=72), "F010")
+    finding = _roofs(_offline(tmp_path / "planted", "1,440,000 tok/s", per="accelerator", count=72))
     assert "output throughput per accelerator 1,440,000 tok/s is" in finding.message
     assert "a per-system figure written per accelerator (x72 accelerators)" in finding.hint
 
@@ -114,6 +124,11 @@ def test_explain_shows_each_bound_s_derivation_and_why_one_cannot_be_computed(tm
     assert "  verdict: F012 beats-prefill-floor: TTFT (mean) 0.35 ms is 979x below" in text
     hardware = root / "records" / "hardware" / "b200.yaml"
     written = hardware.read_text(encoding="utf-8")
-    hardware.write_text(written.replace("  bf16: 2,250 TFLOP/s\n", ""), encoding="utf-8")
+    only_fp8 = written.replace("  bf16: 2,250 TFLOP/s\n", "")
+    hardware.write_text(only_fp8, encoding="utf-8")
+    text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
+    assert "dense fp4, its fastest: none at bf16" in text  # no faster than its fastest units
+    cut = written[: written.index("peak_dense_flops_per_device")] + written[written.index("sources:") :]
+    hardware.write_text(cut, encoding="utf-8")
     text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
     assert "  not computable: hardware/b200 states no dense peak at bf16" in text

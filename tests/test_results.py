@@ -23,7 +23,7 @@ from registry.checker.pipeline import check
 from registry.db import build_database, run_query
 from registry.kinds.records import Benchmark, KvEfficiency
 from registry.report.explain import explain
-from registry.results import compute_results
+from registry.results import MemoryFit, compute_results
 from registry.results.values import CONTEXT_NOT_STATED
 from registry.site._generate import generate
 from registry.site._reference_engine import worked_examples
@@ -139,8 +139,9 @@ def test_the_check_computes_each_claim_once(root: Path, calls: Calls) -> None:
     assert result.ok and result.results is not None
     _assert_once(calls, claims)
     # each run's own setting (its trace, bytes and memory fit), and the benchmark's one sequence at its
-    # input length under the ideal layout (what its bandwidth bound reads)
-    assert len(calls.of("compute")) == 3
+    # input length under the ideal layout (what its bandwidth bound reads) and under its own engine
+    # layout (what its memory holds for the decode roof)
+    assert len(calls.of("compute")) == 4
 
 
 def test_the_database_reads_the_check_s_results(root: Path, calls: Calls, tmp_path: Path) -> None:
@@ -200,7 +201,9 @@ def test_a_benchmark_with_no_context_says_why_it_has_no_cache_or_fit(root: Path,
     assert result.ok and result.results is not None
     run = result.results.runs["benchmarks/llama-fp8-cold"]
     assert run.run is None
-    assert run.result == CONTEXT_NOT_STATED and run.fit == CONTEXT_NOT_STATED
+    assert run.result == CONTEXT_NOT_STATED
+    # the weights alone still bound the run: the fit counts them, and says why the cache is not
+    assert isinstance(run.fit, MemoryFit) and run.fit.cache_not_counted == CONTEXT_NOT_STATED
     assert "context not stated" in explain(root, "benchmarks/llama-fp8-cold")
     build_database(root, tmp_path / "registry.duckdb")
     for table in ("runs", "benchmarks"):

@@ -3,7 +3,8 @@
 A serving measurement cannot be recomputed, but it can be bounded. From the model (active parameters,
 attention geometry), the hardware (dense peak FLOP/s per format, memory bandwidth), the run's formats,
 workload and load, and one sequence's cache from the engine, each stated figure gets the bounds that
-apply to it (:func:`bounds_of`): the compute roof, the bandwidth roof or floor, the prefill floor, and
+apply to it (:func:`bounds_of`): the compute roof, the bandwidth roof or floor, the decode roof from what the memory holds, the
+prefill floor, and
 the consistency relations between figures. Each :class:`Bound` carries its value, its inputs and its
 derivation line by line, or the reason it cannot be computed.
 
@@ -20,6 +21,7 @@ from registry.bounds.bound import (
     not_computable,
 )
 from registry.bounds.consistency import consistency
+from registry.bounds.decode import decode_roof
 from registry.bounds.facts import Figure, ModelFacts, Part, RunFacts
 from registry.bounds.roofs import STEP_LATENCIES, THROUGHPUTS, bandwidth_roof, compute_roof, prefill_floor
 from registry.bounds.written import percent, times
@@ -41,6 +43,8 @@ def bounds_of(run: RunFacts) -> tuple[Bound, ...]:
             made.append(compute_roof(run, figure))
         if figure.metric in STEP_LATENCIES or figure.metric == "output_throughput":
             made.append(bandwidth_roof(run, figure))
+        if figure.metric == "output_throughput" and figure.per != "request":
+            made.append(decode_roof(run, figure))
         if figure.metric == "ttft":
             made.append(prefill_floor(run, figure))
         found.extend(_unless_extreme(bound, figure) for bound in made)

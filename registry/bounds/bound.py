@@ -16,10 +16,17 @@ from typing import Literal
 
 from registry.bounds.facts import Figure
 
-BoundKind = Literal["compute-roof", "bandwidth-roof", "prefill-floor", "consistency"]
-"""The four bounds on stated figures (the memory fit, the fifth, bounds the run, not a figure)."""
+BoundKind = Literal["compute-roof", "bandwidth-roof", "decode-roof", "prefill-floor", "consistency", "unit"]
+"""The bounds on stated figures (the memory fit bounds the run, not a figure); ``unit`` is a figure
+whose unit contradicts its run log or its benchmark's own."""
 
-BOUND_KINDS: tuple[BoundKind, ...] = ("compute-roof", "bandwidth-roof", "prefill-floor", "consistency")
+BOUND_KINDS: tuple[BoundKind, ...] = (
+    "compute-roof",
+    "bandwidth-roof",
+    "decode-roof",
+    "prefill-floor",
+    "consistency",
+)
 
 Side = Literal["ceiling", "floor", "equal"]
 
@@ -69,7 +76,7 @@ class Bound:
     trace: tuple[str, ...] = ()
     reason: str | None = None
     slips: tuple[Slip, ...] = ()
-    """Candidate mistakes, tried in order of their factor when the figure breaks the bound."""
+    """Candidate mistakes, tried in this order when the figure breaks the bound."""
 
     @property
     def computable(self) -> bool:
@@ -96,11 +103,13 @@ class Bound:
 
     @property
     def slip(self) -> Slip | None:
-        """The slip with the smallest factor that brings the figure within the bound, if any does."""
+        """The first slip, in the order the bound lists them (the specific before the generic: a
+        per-system figure written per accelerator before a tenfold typo), that brings the figure within
+        the bound, if any does."""
         reached = self.reached
         if reached is None or not self.exceeded:
             return None
-        for slip in sorted(self.slips, key=lambda s: s.factor):
+        for slip in self.slips:
             fixed = reached / slip.factor
             if self.side == "equal" and abs(fixed - 1) <= self.tolerance:
                 return slip

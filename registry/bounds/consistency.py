@@ -5,7 +5,15 @@
 - output throughput ≤ request throughput x output length (a request may stop before its length);
 - Little's law: request throughput x mean end-to-end latency ≤ the concurrency (sequences in flight);
 - total throughput counts the input tokens too: ≥ the output throughput, and with fixed lengths equal
-  to it x (input + output) / output.
+  to it x (input + output) / output;
+- the system's output rate ≤ the concurrency x a sequence's output rate: at most ``concurrency``
+  sequences decode at once, each at its own rate. With each request's rate its tokens over its time,
+  the system's tokens are Σ rate_i x time_i ≤ max rate x concurrency x duration, so the maximum rate
+  bounds it always; with fixed output lengths the times are ``output / rate_i`` and the bound is the
+  concurrency x the harmonic mean of the rates, at most their arithmetic mean, so a mean (or single)
+  rate bounds it too. A mean TPOT does the same, ``output / (output - 1)`` allowing the first token;
+- order: a figure's minimum ≤ its median, mean and percentiles ≤ its maximum, and its percentiles rise
+  (median ≤ p90 ≤ p95 ≤ p99 ≤ p99.9).
 
 Each relation bounds one figure by the others; rates are compared at the statistics that stand for a
 single figure (``value``, ``mean``).
@@ -88,6 +96,70 @@ def consistency(run: RunFacts) -> Iterator[Bound]:
     yield from _output_by_requests(run)
     yield from _littles_law(run)
     yield from _total_vs_output(run)
+    yield from _per_user(run)
+    yield from _order(run)
+
+
+TENFOLD = Slip("a tenfold slip: a digit too many or a decimal point misplaced", Fraction(10))
+
+_RISING = ("min", "median", "p90", "p95", "p99", "p99.9", "max")
+"""Statistics in the order their values rise; the mean sits between the minimum and the maximum."""
+
+
+def _per_user(run: RunFacts) -> Iterator[Bound]:
+    """The system's output rate against the concurrency times one sequence's rate (or 1 / its TPOT)."""
+    total = _find(run, "output_throughput", "system")
+    concurrency = run.concurrency
+    if total is None or concurrency is None:
+        return
+    fixed = run.lengths in (None, "fixed")
+    statistics = ("max", "value", "mean") if fixed else ("max",)
+    rate_figure = _find(run, "output_throughput", "request", statistics)
+    if rate_figure is not None:
+        limit = concurrency * rate_figure.value
+        words = "the maximum" if rate_figure.statistic == "max" else "a fixed-length run's mean"
+        lines = [f"{concurrency} in flight × {rate_figure.text} per sequence ({words}) = {rate(limit)}"]
+        what = f"concurrency {concurrency} x the per-sequence rate {rate_figure.text}"
+        inputs = (("concurrency", str(concurrency)), (subject_of(rate_figure), rate_figure.text))
+        yield _bound(total, "ceiling", "tok/s", limit, what, lines, (TENFOLD, THOUSAND), inputs)
+        return
+    tpot = _find(run, "tpot", "request", ("mean",))
+    if tpot is None or not fixed or not run.output_tokens or run.output_tokens < 2 or tpot.value == 0:
+        return
+    out = run.output_tokens
+    limit = concurrency / tpot.value * Fraction(out, out - 1)
+    lines = [f"{concurrency} in flight / {seconds(tpot.value)} mean TPOT × {out} / {out - 1} = {rate(limit)}"]
+    what = f"concurrency {concurrency} over the mean TPOT {tpot.text}"
+    inputs = (("concurrency", str(concurrency)), (subject_of(tpot), tpot.text))
+    yield _bound(total, "ceiling", "tok/s", limit, what, lines, (TENFOLD, THOUSAND), inputs)
+
+
+def _order(run: RunFacts) -> Iterator[Bound]:
+    """Each figure against the statistics of the same metric it must not fall below."""
+    for figure in run.figures:
+        for lower in _below(run, figure):
+            lines = [f"{figure.statistic} ≥ {lower.statistic}: {lower.text}"]
+            what = f"its own {lower.statistic} {lower.text}"
+            inputs = ((subject_of(lower), lower.text),)
+            unit = unit_of(figure.metric)
+            yield _bound(figure, "floor", unit, lower.value, what, lines, (TENFOLD, THOUSAND), inputs)
+
+
+def _below(run: RunFacts, figure: Figure) -> Iterator[Figure]:
+    """The figures of the same metric and per whose statistic is below ``figure``'s, nearest first."""
+    if figure.statistic not in (*_RISING, "mean"):
+        return
+    same = [f for f in run.figures if (f.metric, f.per) == (figure.metric, figure.per) and f is not figure]
+    if figure.statistic == "mean":
+        yield from (f for f in same if f.statistic == "min")
+        return
+    rank = _RISING.index(figure.statistic)
+    candidates = [f for f in same if f.statistic in _RISING and _RISING.index(f.statistic) < rank]
+    nearest = max(candidates, key=lambda f: _RISING.index(f.statistic), default=None)
+    if nearest is not None:
+        yield nearest
+    if figure.statistic == "max":
+        yield from (f for f in same if f.statistic == "mean")
 
 
 def _per_accelerator(run: RunFacts) -> Iterator[Bound]:

@@ -21,6 +21,10 @@ class ModelFacts:
     id: str
     params_active: Fraction | None
     """Parameters one token passes through (``params_active_b`` x 10^9; the total for a dense model)."""
+    params_total: Fraction | None = None
+    """Every parameter the model holds (``params_total_b`` x 10^9): what the memory keeps resident."""
+    params_counted: bool = False
+    """The parameter counts are a lower bound counted from the config: the record states none."""
     untied_embedding: int | None = None
     """Parameters of an input embedding table stated untied from the output head (``vocab_size x
     hidden_size``): a token looks one row up, so the table is neither multiplied nor read in full."""
@@ -41,6 +45,8 @@ class Part:
     """Dense peak FLOP/s of one device, by numeric format (``fp4``, ``fp8``, ``bf16``, ...)."""
     bandwidth: Fraction | None
     """Memory bandwidth of one device, bytes per second."""
+    memory: Fraction | None = None
+    """Memory capacity of one device, bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,31 @@ class RunFacts:
     """Why ``parts`` is empty when the run names hardware: its record is missing or does not load."""
     disaggregated: bool = False
     """Prefill and decode on separate accelerators: a per-accelerator figure may count one pool only."""
+    mean_output_tokens: Fraction | None = None
+    """The run's mean output length per request where the workload states none of its own: an MLPerf
+    submission's accuracy report (``tokens_per_sample``)."""
+    output_source: str | None = None
+    """Where ``mean_output_tokens`` was read, for the derivation."""
+    end_kv_bytes: Fraction | None = None
+    """One sequence's cache (ideal layout) at its last decode step, ``input + output - 1`` tokens, with
+    fixed lengths; None otherwise."""
+    synthetic_prompts: bool = False
+    """The workload's dataset is synthetic (random token ids), whose prompts share no cache block."""
+    kv_assumed: str | None = None
+    """The format ``kv_bytes`` is counted in when the run states none: the narrowest the engine knows."""
+    engine_kv_bytes: Fraction | None = None
+    """One sequence's cache at ``input_tokens`` under the run's own engine layout (block rounding and
+    all), which the memory holds for each sequence; None when it cannot be computed."""
+
+    @property
+    def kv_note(self) -> str:
+        """What a cache line says of the cache's format when the run states none."""
+        if self.kv_assumed is None:
+            return ""
+        return (
+            f" (KV format not stated: counted at {self.kv_assumed}, the narrowest format the engine knows, "
+            "so no engine's cache is smaller)"
+        )
 
     @property
     def accelerators(self) -> int:

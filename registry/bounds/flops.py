@@ -59,7 +59,8 @@ def weight_flops(model: ModelFacts) -> tuple[Fraction, str, tuple[tuple[str, str
     else:
         matmul = active
         line = f"weights: 2 × {count(active)} = {si(2 * matmul, 'FLOP')}"
-    return 2 * matmul, line + " per token", tuple(inputs)
+    counted = " (parameters counted from the config: a lower bound)" if model.params_counted else ""
+    return 2 * matmul, line + " per token" + counted, tuple(inputs)
 
 
 def _query_heads(model: ModelFacts, kv_heads: int) -> int:
@@ -138,6 +139,33 @@ def _causal_pairs(term: _Term, tokens: int) -> int:
     return tokens * (tokens + 1) // 2
 
 
+def _convex_pairs(term: _Term, tokens: Fraction) -> Fraction:
+    """A convex lower bound on the query-key pairs of one request of ``tokens`` tokens, so that the
+    pairs of requests whose *mean* length is ``tokens`` are at least this many per request (Jensen's
+    inequality): full attention's ``L (L + 1) / 2`` is convex itself; a window's pairs are bounded below
+    by the convex ``max(0, w L - w (w + 1) / 2)``; chunked attention's sawtooth has no such bound, and
+    counts nothing."""
+    if term.chunk is not None:
+        return Fraction(0)
+    if term.window is not None:
+        w = term.window
+        return max(Fraction(0), w * tokens - Fraction(w * (w + 1), 2))
+    return tokens * (tokens + 1) / 2
+
+
+def request_attention(model: ModelFacts, tokens: Fraction, exact: bool) -> Work:
+    """Attention FLOPs of one whole request of ``tokens`` tokens (its prompt and its output), each token
+    attending to every token before it: exact for a fixed length (``exact``), else a lower bound on the
+    mean request's share when ``tokens`` is a mean length (:func:`_convex_pairs`)."""
+    if exact and tokens.denominator == 1:
+        total, lines = _attention(model, lambda term: _causal_pairs(term, int(tokens)), "causal pairs")
+    else:
+        total, lines = _attention(
+            model, lambda term: _convex_pairs(term, tokens), "causal pairs (mean length)"
+        )
+    return Work(total, lines, (("request length for attention", f"{count(tokens)} tokens"),))
+
+
 def decode_attention(model: ModelFacts, context: int) -> Work:
     """Attention FLOPs of one generated token with ``context`` tokens before it."""
     total, lines = _attention(model, lambda term: _keys_at(term, context), "keys")
@@ -151,7 +179,7 @@ def prefill_attention(model: ModelFacts, tokens: int) -> Work:
 
 
 def _attention(
-    model: ModelFacts, pairs_of: Callable[[_Term], int], noun: str
+    model: ModelFacts, pairs_of: Callable[[_Term], int | Fraction], noun: str
 ) -> tuple[Fraction, tuple[str, ...]]:
     """The attention FLOPs over every term, ``pairs_of`` each term's query-key pairs, with its lines."""
     terms, left_out = _terms(model)

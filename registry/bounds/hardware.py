@@ -4,8 +4,10 @@ The compute format is the run's activation format when it states one (a W4A8 ker
 fp8 rate), else its weight formats (MLPerf's ``fp8`` means weights and activations both). A part's peak
 is the highest of its dense peaks at those formats; a format is looked up by its own name, then by its
 family (``nvfp4`` and ``mxfp4`` at the ``fp4`` peak, ``fp8_e4m3`` at the ``fp8`` peak), then among its
-family's members (plain ``fp4`` at an ``mxfp4`` peak: the same E2M1 multiply). A part with no
-peak at any of them makes the roof not computable: its datasheet figure is missing, and none is guessed.
+family's members (plain ``fp4`` at an ``mxfp4`` peak: the same E2M1 multiply). A part with no peak at
+any of them (an H200 serving mxfp4 weights, which it has no fp4 units for) runs them in a format it has,
+so its fastest dense peak bounds the rate; a part with no dense peak at all makes the roof not
+computable: its datasheet figure is missing, and none is guessed.
 """
 
 from __future__ import annotations
@@ -61,12 +63,17 @@ def system_peak(run: RunFacts) -> Peak | str:
     taken: list[str] = []
     for part in run.parts:
         found = [peak for fmt in formats if (peak := _peak_of(part, fmt)) is not None]
+        fastest = ""
+        if not found and part.peaks:
+            # A part without units for the format converts it to one it has: no faster than its fastest.
+            found = [max((peak, key) for key, peak in part.peaks.items())]
+            fastest = f", its fastest: none at {' or '.join(formats)}"
         if not found:
             return f"{part.hardware} states no dense peak at {' or '.join(formats)}"
         flops, key = max(found)
         total += part.count * flops
         taken.append(key)
-        terms.append(f"{part.count} × {si(flops, 'FLOP/s')} ({part.name}, dense {key})")
+        terms.append(f"{part.count} × {si(flops, 'FLOP/s')} ({part.name}, dense {key}{fastest})")
     line = f"peak: {' + '.join(terms)} = {si(total, 'FLOP/s')}"
     return Peak(total, tuple(dict.fromkeys(taken)), line)
 

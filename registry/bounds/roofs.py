@@ -18,8 +18,9 @@ from fractions import Fraction
 
 from registry.bounds.bound import PHYSICS_TOLERANCE, Bound, Side, Slip, not_computable
 from registry.bounds.facts import Figure, RunFacts
-from registry.bounds.flops import decode_attention, prefill_attention, weight_flops
+from registry.bounds.flops import prefill_attention, weight_flops
 from registry.bounds.hardware import describe_system, system_bandwidth, system_peak
+from registry.bounds.work import work_per_token
 from registry.bounds.written import count, rate, seconds, si, significant
 from registry.engine.dtypes import get_dtype
 
@@ -37,6 +38,7 @@ _WORDS = {
     "e2e_latency": "end-to-end latency",
 }
 
+TENFOLD = Slip("a tenfold slip: a digit too many or a decimal point misplaced", Fraction(10))
 THOUSAND = Slip("a thousands separator or 'k' misread: the figure is 1,000 times too large", Fraction(1000))
 UNSTATED_SPECULATION = Slip(
     "speculative decoding the record does not state: a step that yields several tokens per sequence",
@@ -87,17 +89,8 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
     missing = cached or _active(run) or (peak if isinstance(peak, str) else None)
     if missing is not None or isinstance(peak, str):
         return not_computable("compute-roof", figure, subject, "ceiling", "tok/s", missing or "")
-    flops, line, inputs = weight_flops(run.model)
-    lines = [line]
-    extra: tuple[tuple[str, str], ...] = ()
-    if figure.metric == "output_throughput" and run.input_tokens:
-        attention = decode_attention(run.model, run.input_tokens)
-        flops += attention.flops
-        lines.extend(attention.lines)
-        extra = attention.inputs
-    elif figure.metric == "output_throughput":
-        lines.append("attention: not counted (the workload states no input length)")
-    lines.append(f"per token: {si(flops, 'FLOP')}")
+    flops, work_lines, inputs = work_per_token(run, figure.metric)
+    lines = list(work_lines)
     lines.append(peak.line)
     system = peak.flops / flops
     lines.append(f"roof: {si(peak.flops, 'FLOP/s')} / {si(flops, 'FLOP')} = {rate(system)} per system")
@@ -121,12 +114,11 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
         what,
         inputs=(
             *inputs,
-            *extra,
             ("peak", peak.line.removeprefix("peak: ")),
             ("accelerators", str(run.accelerators)),
         ),
         trace=tuple(lines),
-        slips=(*_per_accelerator_slip(run, figure), THOUSAND),
+        slips=(*_per_accelerator_slip(run, figure), TENFOLD, THOUSAND),
     )
 
 
@@ -183,7 +175,9 @@ def _step(run: RunFacts, in_flight: int) -> tuple[Fraction, list[str], tuple[tup
     else:
         shared = "" if sequences == in_flight else " (a prefix cache may share it: counted once)"
         at = count(run.input_tokens or 0)
-        cache_line = f"KV cache read per step: {sequences} × {si(cache, 'B')} at {at} tokens{shared}"
+        cache_line = (
+            f"KV cache read per step: {sequences} × {si(cache, 'B')} at {at} tokens{shared}{run.kv_note}"
+        )
     step_bytes = weight_bytes + sequences * cache
     step = step_bytes / per_second
     lines = [
@@ -217,13 +211,13 @@ def bandwidth_roof(run: RunFacts, figure: Figure) -> Bound:
     if side == "floor":
         limit = step / tokens
         lines.append(f"floor: {seconds(step)} / {per_step} = {seconds(limit)}")
-        slips: tuple[Slip, ...] = (MILLI, *speculation)
+        slips: tuple[Slip, ...] = (*speculation, MILLI)
     else:
         system = in_flight * tokens / step
         lines.append(f"roof: {in_flight} in flight × {per_step} / {seconds(step)} = {rate(system)}")
         limit, per_line = _per_figure(run, figure, system)
         lines.extend([per_line] if per_line else [])
-        slips = (*_per_accelerator_slip(run, figure), THOUSAND, *speculation)
+        slips = (*_per_accelerator_slip(run, figure), *speculation, TENFOLD, THOUSAND)
     what = f"the memory-bandwidth {side if side == 'floor' else 'roof'} of {describe_system(run)} with {fmt} weights"
     return Bound(
         "bandwidth-roof",

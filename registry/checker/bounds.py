@@ -16,26 +16,61 @@ from registry.checker.index import Entry, RegistryIndex
 from registry.codes import formula as rules
 from registry.codes.rule import Rule
 from registry.diagnostics import Diagnostic
-from registry.results import Results
+from registry.results import MemoryFit, Results, RunResult
 
 RULE_OF: dict[str, Rule] = {
     "compute-roof": rules.BEATS_COMPUTE_ROOF,
     "bandwidth-roof": rules.BEATS_BANDWIDTH_ROOF,
     "prefill-floor": rules.BEATS_PREFILL_FLOOR,
     "consistency": rules.INCONSISTENT_FIGURES,
+    "decode-roof": rules.BEATS_DECODE_ROOF,
 }
 
 NO_SLIP = "no single slip explains it: check the figure and its unit, its 'per', the accelerator count and the precision"
 
 
+BOUND_WORDS = {
+    "compute-roof": "compute roof",
+    "bandwidth-roof": "bandwidth roof",
+    "decode-roof": "decode roof",
+    "prefill-floor": "prefill floor",
+    "consistency": "consistency",
+}
+
+
 def bound_findings(index: RegistryIndex, results: Results) -> list[Diagnostic]:
-    """Every broken bound of every benchmark, located at the figure it bounds."""
+    """Every broken bound of every benchmark, located at the figure it bounds, and a note on each
+    benchmark none of whose bounds can be computed, naming what each lacks."""
     found: list[Diagnostic] = []
     for run_id, run in results.runs.items():
         entry = index.get(run_id)
         if entry is not None and run.bounds:
             found.extend(_findings(entry, run.bounds))
+            found.extend(_uncovered(entry, run))
     return found
+
+
+def missing_inputs(run: RunResult) -> list[str]:
+    """What each of a run's bounds lacks, once per bound and reason, when none can be computed; empty
+    when one can (or the run has no figures to bound)."""
+    if any(bound.computable for bound in run.bounds) or isinstance(run.fit, MemoryFit):
+        return []
+    said: dict[str, list[str]] = {}
+    for bound in run.bounds:
+        reasons = said.setdefault(BOUND_WORDS[bound.kind], [])
+        if bound.reason and bound.reason not in reasons:
+            reasons.append(bound.reason)
+    if isinstance(run.fit, str):
+        said["memory fit"] = [run.fit]
+    return [f"{kind}: {'; '.join(reasons)}" for kind, reasons in said.items() if reasons]
+
+
+def _uncovered(entry: Entry, run: RunResult) -> Iterator[Diagnostic]:
+    missing = missing_inputs(run)
+    if missing:
+        line, column = entry.document.locate("/metrics")
+        message = "no bound on this record's figures can be computed: " + " | ".join(missing)
+        yield rules.NO_COMPUTABLE_BOUND.diagnostic(entry.path, line, column, message, pointer="/metrics")
 
 
 def _findings(entry: Entry, bounds: tuple[Bound, ...]) -> Iterator[Diagnostic]:

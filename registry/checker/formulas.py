@@ -307,16 +307,18 @@ def _fit_hint(fit: MemoryFit, hardware: Hardware) -> str:
 
 def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: MemoryFit, run: RunResult) -> str:
     """``weights 1,342 GB (671B parameters x bf16) + KV cache 9.21 GB at ... exceed the 80 GB of ...``."""
-    assert run.run is not None  # a fit is computed only for a run with a context
     like = parse_quantity(hardware.memory_per_device)
     weights, cache, memory = (
         show_value(size, like, exact_bytes=False) for size in (fit.weights, fit.cache, fit.memory)
     )
     plural = "device" if hardware.devices == 1 else "devices"
     replicas = f"{fit.replicas} data-parallel replicas x " if fit.replicas > 1 else ""
+    counted = f"{model.params_total_b:g}B" if model.params_total_b is not None else "at least the config's"
     parts = (
-        f"{replicas}weights {weights} ({model.params_total_b:g}B parameters x {fit.weight_format})",
-        f"KV cache {cache} at {run.run.context_tokens:,} tokens x batch {run.run.batch:,}",
+        f"{replicas}weights {weights} ({counted} parameters x {fit.weight_format})",
+        f"KV cache {cache} at {run.run.context_tokens:,} tokens x batch {run.run.batch:,}"
+        if run.run is not None and fit.cache_not_counted is None
+        else "no KV cache (not counted: " + (fit.cache_not_counted or "no context") + ")",
     )
     each = f"{hardware.devices} {plural} of {hardware.memory_per_device}"
     units = f"{record.hardware_count or 1} x {record.hardware} ({each})"

@@ -36,6 +36,7 @@ from registry.checker.peaks import peak_findings
 from registry.checker.revisions import revision_findings
 from registry.checker.salvage import salvage, skipped_note
 from registry.checker.selection import report_on, selection_of
+from registry.checker.units import unit_findings
 from registry.checker.validate import validate
 from registry.codes import refs
 from registry.codes.schema import OUTDATED_SCHEMA_VERSION
@@ -189,6 +190,7 @@ def later_stages(root: Path, loaded: Loaded, *, formulas: bool = True, known: Kn
     diagnostics.extend(revision_findings(checked))
     diagnostics.extend(context_findings(checked))
     diagnostics.extend(peak_findings(checked))
+    diagnostics.extend(unit_findings(checked))
     checked_results = compute_results(checked) if formulas else None
     if checked_results is not None:
         diagnostics.extend(formula_findings(checked, checked_results))

@@ -129,7 +129,10 @@ BEATS_COMPUTE_ROOF = _rule(
     "beats-compute-roof",
     "A throughput is above what the hardware's peak compute allows for the model it served.",
     "Every token passes through the model's active parameters: at least 2 FLOPs per parameter (a "
-    "multiply and an add), plus attention over the input when the workload states its length. The "
+    "multiply and an add), and an output token carries its request's whole work: the prompt's prefill "
+    "and attention over the prompt and the output, from the workload's token counts (an MLPerf "
+    "submission's mean output length from its accuracy report's tokens_per_sample; mean lengths bound "
+    "attention through Jensen's inequality, caps bound nothing). The "
     "system's vendor dense peak (never the sparse figure) at the run's compute format (its activation "
     "format, else its weight formats) over that work is a roof no run can pass. The work counted is a "
     "lower bound (an untied input embedding is a lookup, attention the geometry cannot size adds "
@@ -222,6 +225,51 @@ SPARSE_PEAK_AS_DENSE = _rule(
     Severity.WARNING,
 )
 
+BEATS_DECODE_ROOF = _rule(
+    "F015",
+    "beats-decode-roof",
+    "An output throughput is above what the memory can hold and the bandwidth can read.",
+    "A server decodes at most as many sequences as its memory holds beside the weights: (memory - "
+    "weights held) / the cache of one sequence at its prompt, which the engine computes exactly for the "
+    "run's KV format and engine layout. Each decode step reads at least one token's active weights and "
+    "every sequence's cache, so a step takes at least (bytes read) / bandwidth and yields one token per "
+    "sequence (1 + draft tokens with speculative decoding). This bounds a throughput with no stated "
+    "concurrency, and ties a result to the cache figures of its model: a long-prompt run on a large "
+    "model cannot hold many sequences. It needs the KV format, each prompt's length (fixed, not a mean "
+    "or a cap) and no prefix cache (shared prefixes let more sequences in). Weights are held in full "
+    "(every expert) at the run's narrowest format; activations and workspace are not counted, so the "
+    "bound only errs high. A figure is flagged past 5% over the roof.",
+    "undo the slip the hint names (a per-system figure written per accelerator, a 'k' misread, "
+    "speculative decoding left unstated), or correct the KV format, the prompt length or the hardware",
+)
+NO_COMPUTABLE_BOUND = _rule(
+    "F016",
+    "no-computable-bound",
+    "A benchmark record's figures have no bound that can be computed; the finding names what is missing.",
+    "Every result the registry holds should be bounded by physics: a figure no bound reaches can be ten "
+    "or a thousand times wrong and pass. A bound needs the model's parameter counts, the hardware's "
+    "dense peaks, bandwidth and memory, the run's formats and its workload's lengths or concurrency; "
+    "the finding lists, for each bound, the input it lacked, so the record (or the model or hardware "
+    "record it names) can be completed from its source. It is information, not an error: a record "
+    "whose source states too little is still worth keeping.",
+    "add the missing input the message names to the record, its model or its hardware record, from a "
+    "cited source",
+    Severity.INFO,
+)
+UNIT_CONTRADICTS = _rule(
+    "F018",
+    "unit-contradicts",
+    "A figure's unit contradicts its benchmark's known unit or the record's own run log.",
+    "A results table's unit column is sometimes wrong: an MLPerf LLM benchmark whose figure is tokens/s "
+    "with a row labelled samples/s or queries/s, or a figure copied from the log's samples line. Where "
+    "the benchmark's own unit is known (MLPerf's LLM benchmarks measure tokens/s in Offline, Server and "
+    "Interactive), a headline figure in samples or queries contradicts it; where the record states both "
+    "a tokens/s and a samples/s figure and its accuracy report states the mean output tokens per sample, "
+    "the two must differ by that factor within 10%.",
+    "restate the figure in the benchmark's unit (tokens/s = samples/s x tokens per sample), or correct "
+    "the metric the figure was filed under",
+)
+
 RULES: tuple[Rule, ...] = (
     CLAIM_MISMATCH,
     FORMULA_MISMATCH,
@@ -236,5 +284,8 @@ RULES: tuple[Rule, ...] = (
     BEATS_PREFILL_FLOOR,
     INCONSISTENT_FIGURES,
     LAYOUT_CONFIG_MISMATCH,
+    BEATS_DECODE_ROOF,
+    NO_COMPUTABLE_BOUND,
     SPARSE_PEAK_AS_DENSE,
+    UNIT_CONTRADICTS,
 )

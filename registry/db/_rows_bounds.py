@@ -102,7 +102,9 @@ def _fit_row(record: Benchmark, fit: MemoryFit | str) -> Row:
                 {
                     "weights": f"{float(fit.weights):,.0f} B ({fit.weight_format})",
                     "replicas": fit.replicas,
-                    "kv cache": f"{float(fit.cache):,.0f} B",
+                    "kv cache": f"{float(fit.cache):,.0f} B"
+                    if fit.cache_not_counted is None
+                    else f"not counted: {fit.cache_not_counted}",
                     "memory": f"{float(fit.memory):,.0f} B",
                 }
             ),

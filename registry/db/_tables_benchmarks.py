@@ -169,7 +169,7 @@ BENCHMARK_BOUNDS = Table(
         _c(
             "bound",
             "VARCHAR",
-            "compute-roof, bandwidth-roof, prefill-floor, consistency or memory-fit.",
+            "compute-roof, bandwidth-roof, decode-roof, prefill-floor, consistency or memory-fit.",
         ),
         _c("metric", "VARCHAR", "The bounded figure's metric (NULL for the memory fit)."),
         _c("statistic", "VARCHAR", "The bounded figure's statistic."),

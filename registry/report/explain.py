@@ -98,6 +98,7 @@ BOUND_WORDS = {
     "bandwidth-roof": "memory-bandwidth bound",
     "prefill-floor": "prefill floor",
     "consistency": "consistency",
+    "decode-roof": "decode roof (what the memory holds)",
 }
 
 
@@ -128,8 +129,9 @@ def bound_lines(bounds: tuple[Bound, ...]) -> list[str]:
 def fit_line(fit: MemoryFit) -> str:
     """``weights 377 GB (nvfp4) x 1 + cache 9.2 GB = 386 GB of 540 GB (71.5%)``."""
     replicas = f" x {fit.replicas} replicas" if fit.replicas > 1 else ""
+    cache = si(fit.cache, "B") if fit.cache_not_counted is None else f"not counted ({fit.cache_not_counted})"
     return (
-        f"weights {si(fit.weights, 'B')} ({fit.weight_format}){replicas} + cache {si(fit.cache, 'B')} "
+        f"weights {si(fit.weights, 'B')} ({fit.weight_format}){replicas} + cache {cache} "
         f"= {si(fit.needed, 'B')} of {si(fit.memory, 'B')} ({percent(fit.needed / fit.memory)})"
     )
 

@@ -23,6 +23,7 @@ from registry.results.figures import (
 )
 from registry.results.geometry import LayoutProblem, ModelGeometry, config_problem, model_geometry
 from registry.results.outcome import Outcome, outcome_of
+from registry.results.roof import Roof, roof
 from registry.results.specs import RUN_KINDS, RunRecord, engine_key, run_of, spec_of
 from registry.results.values import ClaimResult, MemoryFit, Results, RunResult, compute_results
 
@@ -42,6 +43,7 @@ __all__ = [
     "ModelGeometry",
     "Outcome",
     "Results",
+    "Roof",
     "RunRecord",
     "RunResult",
     "StandardLadders",
@@ -51,6 +53,7 @@ __all__ = [
     "model_geometry",
     "outcome_of",
     "reasons",
+    "roof",
     "run_of",
     "spec_of",
 ]

@@ -13,30 +13,64 @@ from typing import Any
 
 from registry.bounds import Bound, Figure, ModelFacts, Part, RunFacts, bounds_of
 from registry.checker.index import RegistryIndex
+from registry.engine.dtypes import DTYPES, get_dtype
 from registry.engine.units import QuantityError, parse_quantity
 from registry.kinds.records import Benchmark, Hardware, Model
 from registry.results.geometry import ModelGeometry
+from registry.results.parameters import counted_parameters
 
 EXPERT_FIELDS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
 """Config fields that name a mixture of experts: a model whose config has none of them is dense, and
 its total parameters are the ones every token passes through."""
 
 
+LEAST_KV_DTYPE = min(DTYPES, key=lambda name: get_dtype(name).bytes_per_element)
+"""The format a cache of unstated format is counted in: the narrowest the engine knows (4 bits), so the
+bytes it gives are the least any serving engine's cache takes, and a bound built on them stays a bound."""
+
 KvFigure = Fraction | str
 """One sequence's cache at the input length (bytes), or why there is none."""
 
 
+MEAN_OUTPUT_SOURCE = (
+    "the submission's accuracy report, tokens_per_sample; taken as the performance run's mean, whose "
+    "samples LoadGen draws from the same dataset"
+)
+"""Where an MLPerf record's mean output length comes from, said in each derivation that uses it."""
+
+
 def benchmark_bounds(
-    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+    index: RegistryIndex,
+    record: Benchmark,
+    geometry: ModelGeometry | None,
+    cache: KvFigure,
+    engine_cache: KvFigure | None = None,
+    end_cache: KvFigure | None = None,
 ) -> tuple[Bound, ...]:
-    """Every bound on the record's figures (nothing for a record that states none)."""
+    """Every bound on the record's figures (nothing for a record that states none): ``cache`` is one
+    sequence's at its prompt under the ideal layout, ``engine_cache`` the same under the run's engine
+    layout, ``end_cache`` the ideal one at the last decode step (prompt + output - 1 tokens)."""
     if not record.metrics:
         return ()
-    return bounds_of(run_facts(index, record, geometry, cache))
+    return bounds_of(run_facts(index, record, geometry, cache, engine_cache, end_cache))
+
+
+def mean_output_tokens(record: Benchmark) -> Fraction | None:
+    """The mean output tokens per sample the record's accuracy report states (MLPerf's
+    ``tokens_per_sample``), or None."""
+    for score in record.accuracy or ():
+        if score.metric == "tokens_per_sample" and score.value > 0:
+            return Fraction(str(score.value))
+    return None
 
 
 def run_facts(
-    index: RegistryIndex, record: Benchmark, geometry: ModelGeometry | None, cache: KvFigure
+    index: RegistryIndex,
+    record: Benchmark,
+    geometry: ModelGeometry | None,
+    cache: KvFigure,
+    engine_cache: KvFigure | None = None,
+    end_cache: KvFigure | None = None,
 ) -> RunFacts:
     workload = record.workload
     system = record.system
@@ -52,6 +86,8 @@ def run_facts(
         weights=(precision.weights,) if precision.weights else tuple(precision.weight_formats or ()),
         activations=precision.activations,
         kv_dtype=precision.kv_cache,
+        kv_assumed=None if precision.kv_cache else LEAST_KV_DTYPE,
+        synthetic_prompts=bool(workload and workload.dataset and "synthetic" in workload.dataset.lower()),
         scenario=record.scenario,
         concurrency=_concurrency(record),
         input_tokens=input_tokens,
@@ -65,6 +101,10 @@ def run_facts(
         figures=tuple(_figures(record)),
         hardware_reason=None if isinstance(parts, tuple) else parts,
         disaggregated=bool(system and system.disaggregation),
+        mean_output_tokens=mean_output_tokens(record),
+        output_source=MEAN_OUTPUT_SOURCE,
+        engine_kv_bytes=engine_cache if isinstance(engine_cache, Fraction) else None,
+        end_kv_bytes=end_cache if isinstance(end_cache, Fraction) else None,
     )
 
 
@@ -76,9 +116,14 @@ def model_facts(index: RegistryIndex, model_id: str, geometry: ModelGeometry | N
     config: Mapping[str, Any] = model.config or {}
     stated = {**config, **(config.get("text_config") or {})}
     fields = geometry.fields if geometry else {}
+    counted = counted_parameters(stated) if model.params_total_b is None else None
+    active = _active(model, stated)
+    total = Fraction(str(model.params_total_b)) * 10**9 if model.params_total_b else None
     return ModelFacts(
         id=model_id,
-        params_active=_active(model, stated),
+        params_active=active if active is not None or counted is None else Fraction(counted.active),
+        params_total=total if total is not None or counted is None else Fraction(counted.total),
+        params_counted=counted is not None and model.params_active_b is None,
         untied_embedding=_untied_embedding(stated, fields),
         layout=geometry.layout if geometry else None,
         fields=fields,
@@ -123,7 +168,8 @@ def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
         str(name): parse_quantity(text).value for name, text in hardware.peak_dense_flops_per_device.items()
     }
     bandwidth = parse_quantity(hardware.bandwidth_per_device).value if hardware.bandwidth_per_device else None
-    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth)
+    memory = parse_quantity(hardware.memory_per_device).value
+    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth, memory)
 
 
 def _concurrency(record: Benchmark) -> int | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from registry.bounds import Bound
+from registry.bounds import Bound, RunFacts, bounds_of
 from registry.checker.index import Entry, RegistryIndex
 from registry.engine.claims import ClaimSpec, ClaimVerdict, check_claim
 from registry.engine.compute import CacheResult, compute
@@ -21,9 +21,10 @@ from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
 from registry.kinds.records import Benchmark, Hardware, Model
-from registry.results.bounds import KvFigure, benchmark_bounds
+from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, run_facts
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
+from registry.results.parameters import counted_parameters
 from registry.results.specs import RUN_KINDS, RunRecord, claim_run, engine_key, run_at, run_of, spec_of
 
 
@@ -50,6 +51,9 @@ class MemoryFit:
     """The format the weights are counted in: the run's, or the narrowest of the formats it lists."""
     replicas: int = 1
     """Copies of the weights: the run's data-parallel degree (each replica holds the whole model)."""
+    cache_not_counted: str | None = None
+    """Why the cache is not counted (its format or the context not stated): the fit is then the weights
+    alone against the memory, still a bound the run must meet."""
 
     @property
     def needed(self) -> Fraction:
@@ -84,6 +88,9 @@ class RunResult:
     is named."""
     bounds: tuple[Bound, ...] = ()
     """A benchmark's bounds on its stated figures (:mod:`registry.bounds`), computable or not."""
+    facts: RunFacts | None = None
+    """A benchmark's run as the bounds read it: what its roof curve (:mod:`registry.results.roof`) is
+    drawn from."""
 
     @property
     def layout(self) -> LayerGroups | None:
@@ -163,14 +170,22 @@ def _run_result(
     run, key = run_of(record), engine_key(record.layout)
     problem = f"{record.model} is not a model record" if geometry is None else geometry.error
     layout = None if geometry is None else geometry.layout
-    bounds = (
-        benchmark_bounds(index, record, geometry, _input_cache(layout, record, caches))
+    facts = (
+        run_facts(
+            index,
+            record,
+            geometry,
+            _input_cache(layout, record, caches),
+            _input_cache(layout, record, caches, key),
+            _input_cache(layout, record, caches, "ideal", _output_growth(record)),
+        )
         if isinstance(record, Benchmark)
-        else ()
+        else None
     )
+    bounds = bounds_of(facts) if facts is not None and facts.figures else ()
     if geometry is None or layout is None:
         claims = tuple(ClaimResult(at, spec_of(claim), None) for at, claim in enumerate(record.claims))
-        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None, bounds)
+        return RunResult(record.id, run, key, geometry, problem, problem or "", claims, None, bounds, facts)
     claims = tuple(
         ClaimResult(at, spec, check_claim(spec, layout, geometry.fields, claim_run(record, run, spec)))
         for at, spec in enumerate(map(spec_of, record.claims))
@@ -184,7 +199,7 @@ def _run_result(
     else:
         result = _computed(lambda: _compute(layout, run))
     fit = _fit(index, record, layout, run, result)
-    return RunResult(record.id, run, key, geometry, None, result, claims, fit, bounds)
+    return RunResult(record.id, run, key, geometry, None, result, claims, fit, bounds, facts)
 
 
 def _compute(layout: LayerGroups, run: Run) -> CacheResult:
@@ -199,34 +214,52 @@ def _compute(layout: LayerGroups, run: Run) -> CacheResult:
     )
 
 
+def _output_growth(record: Benchmark) -> int:
+    """Tokens a sequence's cache holds past its prompt at its last decode step (output tokens - 1), 0
+    when the workload states no fixed output length."""
+    workload = record.workload
+    if workload is None or workload.lengths not in (None, "fixed") or not workload.output_tokens:
+        return 0
+    return workload.output_tokens - 1
+
+
 def _input_cache(
-    layout: LayerGroups | None, record: Benchmark, caches: dict[tuple[Any, ...], KvFigure]
+    layout: LayerGroups | None,
+    record: Benchmark,
+    caches: dict[tuple[Any, ...], KvFigure],
+    engine_layout: str | None = "ideal",
+    past_prompt: int = 0,
 ) -> KvFigure:
-    """One sequence's cache at the workload's input length under the ideal layout (the least any engine
-    keeps: the bandwidth bound reads it), or why there is none; worked out once per layout, length and
-    formats (``caches``), which the benchmarks of one model share."""
+    """One sequence's cache at the workload's input length under ``engine_layout``, or why there is
+    none: under the ideal layout, the least any engine keeps, which a decode step reads; under the
+    run's own, what its memory holds per sequence. Worked out once per layout, length and formats
+    (``caches``), which the benchmarks of one model share."""
+    if engine_layout is None:
+        return f"the formula engine has no rules for the layout {record.layout!r}"
     tokens = record.workload.input_tokens if record.workload else None
     if layout is None:
         return f"{record.model} has no cache layout"
-    if record.precision.kv_cache is None:
-        return "the KV-cache format is not stated"
     if not tokens:
         return "the workload states no input length"
-    run = run_at(record, tokens)
-    key = (layout, tokens, run.kv_dtype, run.state_dtype, run.model_dtype)
+    run = run_at(record, tokens + past_prompt)
+    if record.precision.kv_cache is None:
+        if engine_layout != "ideal":
+            return "the KV-cache format is not stated"
+        run = replace(run, kv_dtype=LEAST_KV_DTYPE)
+    key = (layout, tokens + past_prompt, run.kv_dtype, run.state_dtype, run.model_dtype, engine_layout)
     if key not in caches:
-        caches[key] = _sequence_cache(layout, run)
+        caches[key] = _sequence_cache(layout, run, engine_layout)
     return caches[key]
 
 
-def _sequence_cache(layout: LayerGroups, run: Run) -> KvFigure:
+def _sequence_cache(layout: LayerGroups, run: Run, engine_layout: str) -> KvFigure:
     result = _computed(
         lambda: compute(
             layout,
             context_tokens=run.context_tokens,
             kv_dtype=run.kv_dtype,
             state_dtype=run.state_dtype,
-            engine_layout="ideal",
+            engine_layout=engine_layout,
             model_dtype=run.model_dtype,
             traced=False,
         )
@@ -266,15 +299,18 @@ def _fit(
     weights = _weights(model, weight_format)
     if isinstance(weights, str):
         return weights
-    if record.precision.kv_cache is None:
-        return KV_NOT_STATED
-    if run is None:
-        return CONTEXT_NOT_STATED
+    count = record.hardware_count or 1
+    memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
+    uncounted = KV_NOT_STATED if record.precision.kv_cache is None else None
+    uncounted = uncounted or (CONTEXT_NOT_STATED if run is None else None)
+    if uncounted is not None or run is None:
+        # The weights alone, at the narrowest stated format, still bound the run: they must fit.
+        return MemoryFit(
+            weights, Fraction(0), memory, count, weight_format or "", _replicas(record), uncounted
+        )
     cache = _least_cache(layout, run, result)
     if cache is None:
         return result if isinstance(result, str) else "the engine gives no cache figure for this run"
-    count = record.hardware_count or 1
-    memory = parse_quantity(hardware.record.memory_per_device).value * hardware.record.devices * count
     return MemoryFit(weights, cache, memory, count, weight_format or "", _replicas(record))
 
 
@@ -308,7 +344,11 @@ def _weights(entry: Entry, dtype: str | None) -> Fraction | str:
     if dtype is None:
         return "'precision.weights' is null and no 'weight_formats' are listed: the weights' format is not stated"
     if model.params_total_b is None:
-        return f"{entry.id} states no params_total_b"
+        config = model.config or {}
+        counted = counted_parameters({**config, **(config.get("text_config") or {})})
+        if counted is None:
+            return f"{entry.id} states no params_total_b, and its config too little to count them"
+        return Fraction(counted.total) * get_dtype(dtype).bytes_per_element
     return Fraction(str(model.params_total_b)) * 10**9 * get_dtype(dtype).bytes_per_element
 
 

@@ -16,8 +16,9 @@ BOUND_NAMES = {
     "bandwidth-roof": "memory bandwidth",
     "prefill-floor": "prefill floor",
     "consistency": "consistency",
+    "decode-roof": "decode roof",
 }
-PHYSICS = ("compute-roof", "bandwidth-roof", "prefill-floor")
+PHYSICS = ("compute-roof", "bandwidth-roof", "decode-roof", "prefill-floor")
 """The bounds from the hardware's datasheet figures: their fraction reached is the % of roofline."""
 
 
@@ -83,6 +84,18 @@ def section(bounds: tuple[Bound, ...]) -> str:
         "memory bandwidth, prefill floor: the fraction reached is the % of roofline) and against the "
         "run's other figures (consistency). Peaks are the vendor's dense figures.",
     )
+    if not any(bound.computable for bound in bounds):
+        missing = dict.fromkeys(f"{BOUND_NAMES[b.kind]}: {b.reason}" for b in bounds if b.reason)
+        intro = join(
+            [
+                intro,
+                element(
+                    "p",
+                    "No bound on these figures can be computed. Missing: " + "; ".join(missing) + ".",
+                    class_="bounds-missing",
+                ),
+            ]
+        )
     body = table(
         ["#", "Figure", "Stated", "Bound", "Bound value", "Reached", "Verdict", "Explanation"],
         (_row(bound) for bound in bounds),
