@@ -17,7 +17,7 @@ from typing import TextIO
 from registry.checker.pipeline import CheckResult
 from registry.codes import all_rules
 from registry.kinds.records import KINDS
-from registry.site import _history, _leaderboards, _paths
+from registry.site import _history, _leaderboards, _paths, _serving
 from registry.site._collections import render_collection, render_home_summary
 from registry.site._context import SiteContext
 from registry.site._downloads import stage_database, write_downloads
@@ -113,6 +113,8 @@ def generate(
     for page, text in _leaderboards.pages(context):
         folder.write(page, text)
     for page, text in _history.pages(context):
+        folder.write(page, text)
+    for page, text in _serving.pages(context):
         folder.write(page, text)
     for page, render in references.items():
         folder.write(page, render())

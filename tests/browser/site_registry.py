@@ -9,6 +9,7 @@ and of the page generator on its own.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -195,6 +196,113 @@ sources:
     url: https://example.com/engine
 """
 
+HOSTILE_GPU = f"""\
+schema_version: 1
+id: hardware/hostile-gpu
+kind: hardware
+title: Example GPU with markup in its name
+evidence: source-reported
+name: "</script><script>{PAYLOAD}</script><img src=x onerror=\\"{PAYLOAD}\\"> GPU"
+vendor: Example Corp
+memory_per_device: 96 GB
+sources:
+  - title: Example datasheet
+    url: https://example.com/hostile-datasheet
+"""
+
+HOSTILE_SYSTEM = f'</title><script>{PAYLOAD}</script><img src=x onerror="{PAYLOAD}"> Rack & "Co"'
+
+
+def serving(
+    name: str,
+    metrics: str,
+    *,
+    scenario: str = "server",
+    weights: str = "fp8",
+    hardware: str = "hardware/example-gpu",
+    system: str = "Example system",
+    source: str = "manual",
+) -> str:
+    """A benchmark record of the example model for the serving results pages, 8 accelerators."""
+    mlperf = "\n  round: v6.1\n  division: closed\n  availability: available" if source == "mlperf" else ""
+    return f"""\
+schema_version: 2
+id: benchmarks/{name}
+kind: benchmark
+title: Serving result {name}
+evidence: measured
+model: models/example-llama
+engine: engines/example-engine
+engine_version: "1.0.0"
+layout: vllm
+hardware: {hardware}
+hardware_count: 8
+precision:
+  weights: {weights}
+  kv_cache: {weights}
+prefix_cache: none
+workload:
+  description: An example workload.
+scenario: {scenario}
+system:
+  name: {json.dumps(system)}
+metrics:
+{metrics}provenance:
+  source: {source}{mlperf}
+sources:
+  - title: Example results {name}
+    url: https://example.com/results/{name}
+"""
+
+
+def _figure(metric: str, per: str, stated: str, statistic: str = "value", limit: str = "") -> str:
+    constraint = (
+        f"    constraints:\n      - metric: tpot\n        statistic: p99\n        limit: {limit}\n"
+        if limit
+        else ""
+    )
+    return f"  - metric: {metric}\n    statistic: {statistic}\n    per: {per}\n    stated: {stated}\n{constraint}"
+
+
+SERVING = {
+    "hardware/hostile-gpu": HOSTILE_GPU,
+    # MLPerf Server under a 40 ms TPOT limit: 2,000 per accelerator, at least 25 tok/s per user.
+    "benchmarks/s-server": serving(
+        "s-server", _figure("output_throughput", "system", "16,000 tok/s", limit="40 ms"), source="mlperf"
+    ),
+    # A community run with a measured mean TPOT of 20 ms: 50 tok/s per user, 1,200 per accelerator.
+    "benchmarks/s-measured": serving(
+        "s-measured",
+        _figure("output_throughput", "accelerator", "1,200 tok/s")
+        + _figure("tpot", "request", "20 ms", "mean"),
+        hardware="hardware/hostile-gpu",
+        system=HOSTILE_SYSTEM,
+        source="vllm-bench",
+    ),
+    # Dominated by s-server (less interactive and slower): on no front.
+    "benchmarks/s-dominated": serving(
+        "s-dominated",
+        _figure("output_throughput", "system", "7,200 tok/s") + _figure("tpot", "request", "50 ms", "mean"),
+    ),
+    # A published per-user rate, bf16: the only bf16 point, so its precision's whole front.
+    "benchmarks/s-rate": serving(
+        "s-rate",
+        _figure("output_throughput", "system", "4,800 tok/s")
+        + _figure("output_throughput", "request", "80 tok/s", "mean"),
+        weights="bf16",
+    ),
+    # MLPerf Offline: no per-user rate, in the band at the edge.
+    "benchmarks/s-offline": serving(
+        "s-offline",
+        _figure("output_throughput", "system", "24,000 tok/s"),
+        scenario="offline",
+        source="mlperf",
+    ),
+}
+"""Serving results of the example model: one point of each kind the results page's chart draws."""
+SERVING_FRONT = {"benchmarks/s-server", "benchmarks/s-measured", "benchmarks/s-rate"}
+"""The points of :data:`SERVING` no other of their precision dominates."""
+
 WRONG_CLAIM = CLAIMS.replace(
     "  - quantity: bytes_per_sequence\n",
     "  - quantity: bytes_per_token\n    stated: 65,536 B\n    basis: K and V counted once\n"
@@ -210,6 +318,7 @@ RECORDS = {
     "kv-efficiency/hostile-text": HOSTILE,
     "hardware/example-gpu": HARDWARE,
     "engines/example-engine": ENGINE,
+    **SERVING,
 }
 
 

@@ -134,3 +134,47 @@ def test_the_real_registrys_collection_indexes_at_1920(browser: Any, real_site: 
     assert "generated/kv-efficiency/index.html" in indexes
     found = check_pages(browser, url, indexes, 1920, ARTIFACTS / "pages-real" / "1920")
     assert not found, _report(found)
+
+
+QUESTIONS = (("DeepSeek-R1", "Server"), ("gpt-oss-120b", "Server"), ("Llama 2 70B Chat", "Offline"))
+"""The models and scenarios a reader comes with: from the home page, one click reaches the answer."""
+
+
+def test_from_the_home_page_one_click_shows_the_best_per_accelerator_and_the_chart(
+    browser: Any, real_site: tuple[Path, str]
+) -> None:
+    _folder, url = real_site
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    for model, scenario in QUESTIONS:
+        page.goto(url)
+        page.get_by_role("link", name=model, exact=True).first.click()
+        page.wait_for_load_state("networkidle")
+        assert page.url.endswith(".html") and "/generated/results/" in page.url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+        rows = page.evaluate(
+            """scenario => [...document.querySelectorAll('.readable-table table')]
+                .filter(t => t.closest('section').previousElementSibling?.textContent.startsWith('Best'))
+                .flatMap(t => [...t.querySelectorAll('tbody tr')].map(tr => {
+                    const cell = key => tr.querySelector(`td[data-label^="${key}"]`);
+                    const box = tr.getBoundingClientRect();
+                    return { scenario: cell('Scenario')?.textContent.trim(),
+                        system: cell('System')?.textContent.trim(), engine: cell('Engine')?.textContent.trim(),
+                        precision: cell('Weights')?.textContent.trim(),
+                        figure: parseFloat(cell('Output')?.getAttribute('data-sort')),
+                        fits: box.right <= 1400 && t.scrollWidth <= t.parentElement.clientWidth + 1 };
+                }))
+                .filter(row => row.scenario === scenario)""",
+            scenario,
+        )
+        assert rows, (model, scenario)
+        best = rows[0]
+        assert best["system"] and best["engine"] and best["precision"] and best["figure"] > 0, best
+        assert best["figure"] == max(row["figure"] for row in rows)
+        assert all(row["fits"] for row in rows)
+        chart = page.locator("svg.serving-chart.wide")
+        assert chart.is_visible()
+        words = " ".join(chart.locator("text").all_text_contents())
+        assert "per accelerator" in words and "per user" in words
+        assert chart.locator('a.point[href*="benchmarks/"]').count() > 0
+    context.close()
