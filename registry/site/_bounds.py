@@ -80,8 +80,9 @@ def section(bounds: tuple[Bound, ...]) -> str:
     intro = element(
         "p",
         "Each stated figure against what the hardware allows for the model it served (compute roof, "
-        "memory bandwidth, prefill floor: the fraction reached is the % of roofline) and against the "
-        "run's other figures (consistency). Peaks are the vendor's dense figures.",
+        "memory bandwidth, the decode roof of what the memory holds, prefill floor: the fraction reached "
+        "is the % of roofline) and against the run's other figures (consistency). Peaks are the vendor's "
+        "dense figures.",
     )
     if not any(bound.computable for bound in bounds):
         missing = dict.fromkeys(f"{BOUND_NAMES[b.kind]}: {b.reason}" for b in bounds if b.reason)
