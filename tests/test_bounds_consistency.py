@@ -18,7 +18,7 @@ from registry.bounds.units import (
 )
 from registry.checker.pipeline import check
 from tests.conftest import GOLDEN
-from tests.test_bounds import _figure, _run
+from tests.test_bounds import LLAMA_8B, _figure, _run
 
 
 def _consistency(*figures: Figure, **changes: object) -> list[Bound]:
@@ -108,3 +108,36 @@ def test_a_record_with_no_computable_bound_gets_a_note_naming_what_is_missing(tm
         run.read_text(encoding="utf-8").replace("weights: null", "weights: bf16"), encoding="utf-8"
     )
     assert check(root).diagnostics == []  # a compute roof and a memory fit now bound it
+
+
+def test_a_model_that_may_not_be_what_ran_bounds_nothing_and_says_why() -> None:
+    """MLPerf's Open division lets a submitter prune or retrain the model: the record's model is the
+    benchmark's reference, so no bound may count its parameters."""
+    reason = "an Open division result: the model may be changed"
+    figure = _figure("output_throughput", 10**9, at=0)
+    bounded = bounds_of(_run(figure, model=LLAMA_8B))
+    assert any(b.exceeded for b in bounded)  # a billion tokens/s on one B200 is impossible
+    unbound = bounds_of(_run(figure, model=replace(LLAMA_8B, unbound=reason)))
+    assert unbound and all(b.limit is None for b in unbound)
+    assert all(b.reason == reason for b in unbound if b.kind != "consistency")
+
+
+def test_an_accelerator_that_reads_its_hosts_memory_is_not_held_to_its_own(tmp_path: Path) -> None:
+    """A Grace Hopper GPU reads the Grace CPU's memory over NVLink-C2C: weights beyond its HBM are no
+    contradiction, so neither the memory fit nor the decode roof counts its HBM alone."""
+    root = tmp_path / "registry"
+    shutil.copytree(GOLDEN / "F012", root)
+    run = root / "records" / "benchmarks" / "llama-8b-b200-long-prompt.yaml"
+    text = run.read_text(encoding="utf-8").replace("  kv_cache: bf16\n", "")
+    run.write_text(text.replace("stated: 0.35 ms", "stated: 0.5 s"), encoding="utf-8")
+    model = root / "records" / "models" / "llama-3.1-8b-instruct.yaml"
+    body = model.read_text(encoding="utf-8")
+    model.write_text(body.replace("params_total_b: 8", "params_total_b: 180"), encoding="utf-8")
+    assert "F008" in [d.code for d in check(root).diagnostics]
+    hardware = root / "records" / "hardware" / "b200.yaml"
+    body = hardware.read_text(encoding="utf-8")
+    coherent = 'host_memory_coherent: "the vendor: a memory-coherent chip-to-chip link to the CPU"\n'
+    hardware.write_text(
+        body.replace("memory_per_device:", coherent + "memory_per_device:", 1), encoding="utf-8"
+    )
+    assert "F008" not in [d.code for d in check(root).diagnostics]

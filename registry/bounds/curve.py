@@ -75,8 +75,10 @@ def curve(run: RunFacts) -> Curve | str:
     bandwidth = system_bandwidth(run)
     if isinstance(bandwidth, str):
         return bandwidth
-    if run.model.params_active is None or not run.weights:
-        return f"{run.model.id} states no active parameter count" if run.weights else "no weight format"
+    if run.model.unbound is not None or run.model.params_active is None:
+        return run.model.missing("active parameter count")
+    if not run.weights:
+        return "no weight format"
     fmt = min(run.weights, key=lambda name: get_dtype(name).bytes_per_element)
     weights = (run.model.params_active - (run.model.untied_embedding or 0)) * get_dtype(fmt).bytes_per_element
     tokens = 1 + (run.draft_tokens or 0) if run.speculative else 1

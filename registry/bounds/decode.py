@@ -48,6 +48,8 @@ def _memory(run: RunFacts) -> tuple[Fraction, str] | str:
     total = Fraction(0)
     terms: list[str] = []
     for part in run.parts:
+        if part.memory_unbound is not None:
+            return part.memory_unbound
         if part.memory is None:
             return f"{part.hardware} states no memory capacity"
         total += part.count * part.memory
@@ -62,8 +64,9 @@ def decode_reason(run: RunFacts) -> str | None:
     memory = _memory(run) if run.parts else run.no_hardware
     checks: tuple[tuple[bool, str], ...] = (
         (not run.parts, run.no_hardware),
-        (model.params_active is None, f"{model.id} states no active parameter count (params_active_b)"),
-        (model.params_total is None, f"{model.id} states no total parameter count (params_total_b)"),
+        (model.unbound is not None, str(model.unbound)),
+        (model.params_active is None, model.missing("active parameter count (params_active_b)")),
+        (model.params_total is None, model.missing("total parameter count (params_total_b)")),
         (isinstance(bandwidth, str), str(bandwidth)),
         (isinstance(memory, str), str(memory)),
         (not run.weights, "the run states no weight format"),

@@ -31,6 +31,13 @@ class ModelFacts:
     layout: LayerGroups | None = None
     fields: Mapping[str, int | float] = field(default_factory=dict)
     """The config's numeric fields; ``num_attention_heads`` sizes full attention's query heads."""
+    unbound: str | None = None
+    """Why the record's model does not bind the run though its counts are known (an MLPerf Open
+    division run may change the model); the bounds that read the model say this instead."""
+
+    def missing(self, count: str) -> str:
+        """Why a parameter count is not there to bound the run: ``count`` names it."""
+        return self.unbound or f"{self.id} states no {count}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,8 @@ class Part:
     """Memory bandwidth of one device, bytes per second."""
     memory: Fraction | None = None
     """Memory capacity of one device, bytes."""
+    memory_unbound: str | None = None
+    """Why the device's own memory does not limit what a run holds (it reads its host's coherently)."""
 
 
 @dataclass(frozen=True, slots=True)

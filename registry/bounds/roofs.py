@@ -73,8 +73,8 @@ def _per_accelerator_slip(run: RunFacts, figure: Figure) -> tuple[Slip, ...]:
 
 
 def _active(run: RunFacts) -> str | None:
-    if run.model.params_active is None:
-        return f"{run.model.id} states no active parameter count (params_active_b)"
+    if run.model.unbound is not None or run.model.params_active is None:
+        return run.model.missing("active parameter count (params_active_b)")
     return None
 
 

@@ -135,6 +135,13 @@ class Hardware(Envelope):
         "figure; a reason for a figure nothing questions is reported, so that it cannot outlive it.",
         json_schema_extra=_named_keys("Why the dense {} figure is dense although F017 questions it."),
     )
+    host_memory_coherent: Reason | None = Field(
+        default=None,
+        description="Where the accelerator reads its host's memory coherently as its own (a Grace Hopper "
+        "superchip's GPU reads the Grace CPU's LPDDR5X over NVLink-C2C): how, in the source's words. Its "
+        "own memory then does not limit the weights and cache a run holds, so the memory fit and the "
+        "decode roof, which count sequences in that memory, are not computed for it.",
+    )
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,
         description="Bandwidth of one device's scale-up links to its peers (NVLink, Infinity Fabric, "

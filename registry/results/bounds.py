@@ -8,6 +8,7 @@ one sequence's cache at the input length, which :mod:`registry.results.values` h
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -79,9 +80,10 @@ def run_facts(
     kv_bytes, kv_reason = (None, cache) if isinstance(cache, str) else (cache, None)
     parts = _parts(index, record)
     precision = record.precision
+    model = model_facts(index, record.model, geometry)
     return RunFacts(
         id=record.id,
-        model=model_facts(index, record.model, geometry),
+        model=replace(model, unbound=OPEN_DIVISION) if open_division(record) else model,
         parts=parts if isinstance(parts, tuple) else (),
         weights=(precision.weights,) if precision.weights else tuple(precision.weight_formats or ()),
         activations=precision.activations,
@@ -162,6 +164,27 @@ def _parts(index: RegistryIndex, record: Benchmark) -> tuple[Part, ...] | str:
     return tuple(parts)
 
 
+OPEN_DIVISION = (
+    "an MLPerf Open division result: its rules let a submitter change the model (prune, retrain, quantize "
+    "it), so the reference model's parameters bound nothing of what ran"
+)
+"""Why a run of MLPerf's Open division gets no bound from its record's model."""
+
+
+def open_division(record: Benchmark) -> bool:
+    """The record is an MLPerf Open division result, whose model may not be the record's."""
+    provenance = record.provenance
+    return provenance is not None and provenance.source == "mlperf" and provenance.division == "open"
+
+
+def coherent_host(hardware_id: str, hardware: Hardware) -> str | None:
+    """Why the accelerator's own memory does not limit what a run holds, or None."""
+    if hardware.host_memory_coherent is None:
+        return None
+    how = hardware.host_memory_coherent
+    return f"{hardware_id} reads its host's memory coherently ({how}): its own memory does not limit what a run holds"
+
+
 def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
     """One kind of accelerator; a record of several devices (a rack) counts per device."""
     peaks = {
@@ -169,7 +192,8 @@ def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
     }
     bandwidth = parse_quantity(hardware.bandwidth_per_device).value if hardware.bandwidth_per_device else None
     memory = parse_quantity(hardware.memory_per_device).value
-    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth, memory)
+    unbound = coherent_host(hardware_id, hardware)
+    return Part(hardware_id, hardware.name, count * hardware.devices, peaks, bandwidth, memory, unbound)
 
 
 def _concurrency(record: Benchmark) -> int | None:

@@ -21,7 +21,14 @@ from registry.engine.layers import LayerGroups
 from registry.engine.units import parse_quantity
 from registry.engine.variants import Run
 from registry.kinds.records import Benchmark, Hardware, Model
-from registry.results.bounds import LEAST_KV_DTYPE, KvFigure, run_facts
+from registry.results.bounds import (
+    LEAST_KV_DTYPE,
+    OPEN_DIVISION,
+    KvFigure,
+    coherent_host,
+    open_division,
+    run_facts,
+)
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
 from registry.results.parameters import counted_parameters
@@ -295,6 +302,11 @@ def _fit(
     model = index.get(record.model)
     if hardware is None or model is None or not isinstance(hardware.record, Hardware):
         return None
+    if isinstance(record, Benchmark) and open_division(record):
+        return OPEN_DIVISION
+    coherent = coherent_host(hardware.id, hardware.record)
+    if coherent is not None:
+        return coherent
     weight_format = _weight_format(record)
     weights = _weights(model, weight_format, counted=isinstance(record, Benchmark))
     if isinstance(weights, str):
