@@ -123,8 +123,13 @@ def run_round(name: str, seed: int, stats: Stats) -> dict[str, str] | None:
 
     try:
         round_()
-    except Exception:
-        return dict(failure)
+    except Exception as error:  # a target's failure, or one in the strategy that feeds it
+        return dict(failure) or {
+            "target": name,
+            "input": "(none: the strategy itself failed)",
+            "error": f"{type(error).__name__}: {error}",
+            "traceback": traceback.format_exc(limit=-6),
+        }
     return None
 
 
