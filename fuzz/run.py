@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from fuzz import site, strategies, targets
+from fuzz import importers, site, strategies, targets
 
 OUT = Path(__file__).resolve().parent.parent / "build" / "fuzz"
 
@@ -46,6 +46,10 @@ TARGETS: dict[str, tuple[Callable[[Any], targets.Outcome], st.SearchStrategy[Any
     "quantity": (targets.quantity, strategies.quantity_text, 500),
     "fmt": (targets.fmt, strategies.hostile_record(), 60),
     "site": (site.site, site.field_texts(), 10),
+    **{
+        f"import-{source}": (importers.target(source), importers.inputs(source), 20)
+        for source in importers.SOURCES
+    },
 }
 """Each target, the strategy that feeds it, and how many inputs make one round."""
 
@@ -119,8 +123,13 @@ def run_round(name: str, seed: int, stats: Stats) -> dict[str, str] | None:
 
     try:
         round_()
-    except Exception:
-        return dict(failure)
+    except Exception as error:  # a target's failure, or one in the strategy that feeds it
+        return dict(failure) or {
+            "target": name,
+            "input": "(none: the strategy itself failed)",
+            "error": f"{type(error).__name__}: {error}",
+            "traceback": traceback.format_exc(limit=-6),
+        }
     return None
 
 
@@ -156,6 +165,7 @@ def campaign(
             log(f"{time.monotonic() - started:6.0f} s  {total:,} inputs  {len(stats.findings)} findings")
     finally:
         targets.close_registry()
+        importers.close()
     result = {
         "command": command or f"python -m fuzz.run --minutes {minutes:g} --seed {seed}",
         **stats.as_json(time.monotonic() - started, seed),

@@ -225,7 +225,7 @@ def test_a_site_folder_that_is_a_file_is_one_line(root: Path) -> None:
     code, _, err = run_cli("site", "--root", str(root))
     line = [text for text in err.strip().splitlines() if text.startswith("registry site: error:")]
     assert code == 2 and len(line) == 1, err
-    assert "Not a directory" in line[0] and "Traceback" not in err
+    assert "build is not a folder" in line[0] and "Traceback" not in err
     assert not (root / "site" / "generated").exists()  # refused before any page was written
 
 
