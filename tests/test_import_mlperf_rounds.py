@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -273,3 +274,15 @@ def test_a_v6_0_table_with_a_count_its_name_contradicts_and_an_inferred_row(root
     assert isinstance(sources, list) and sources[-1]["revision"] == "6d0cf9dcb1b470e1fed4c7cd913e6a345b1b658a"
     paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
     assert check(root, paths).diagnostics == []
+
+
+def test_a_run_log_under_build_submission_is_found(root: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    nested = tree / "build" / "submission"
+    shutil.copytree(RESULTS / "closed", nested / "closed")
+    shutil.copy(RESULTS / "README.md", tree / "README.md")
+    result = import_mlperf(root, [JSON_TABLE], SourceOptions(), ResultsOptions(tree))
+    assert result.logs == 1
+    sources = _data(root, INTERACTIVE)["sources"]
+    assert isinstance(sources, list)
+    assert any(str(s.get("file", "")).startswith("build/submission/closed/Example/") for s in sources)
