@@ -286,3 +286,26 @@ def test_a_run_log_under_build_submission_is_found(root: Path, tmp_path: Path) -
     sources = _data(root, INTERACTIVE)["sources"]
     assert isinstance(sources, list)
     assert any(str(s.get("file", "")).startswith("build/submission/closed/Example/") for s in sources)
+
+
+def test_another_checkpoint_named_by_its_submission_is_mapped_and_cited(root: Path, tmp_path: Path) -> None:
+    rows = json.loads(JSON_TABLE.read_text(encoding="utf-8"))
+    row = rows[0] | {"Submitter": "Krai", "Category": "open", "UsedModel": "llama3_1-70b-fp8_pre"}
+    row |= {
+        "weight_data_types": "UNSET",
+        "Location": "open/Krai/results/H200x8_TRT/llama3_1-70b-fp8_pre/Offline",
+    }
+    folder = tmp_path / "krai"
+    folder.mkdir()
+    path = folder / "summary_results.json"
+    path.write_text(json.dumps([row], indent=2), encoding="utf-8")
+    shutil.copy(JSON_TABLE.parent / "README.md", folder / "README.md")
+    result = import_mlperf(root, [path], SourceOptions())
+    assert result.unmapped == [] and len(result.new) == 1
+    record = _data(root, result.new[0])
+    assert record["model"] == "models/llama-3.1-70b"
+    precision = record["precision"]
+    assert isinstance(precision, dict) and precision["weights"] == "fp8"
+    text = (root / "records" / f"{result.new[0]}.yaml").read_text(encoding="utf-8")
+    assert "names its checkpoint neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8, served as fp8" in text
+    assert "open/Krai/documentation/calibration.md" in text
