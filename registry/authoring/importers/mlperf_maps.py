@@ -207,6 +207,9 @@ PRECISIONS = {
     "INT8": Formats(("int8",)),
     "int4": Formats(("int4",)),
     "INT4": Formats(("int4",)),
+    # Unsigned 4-bit integers (v5.1 Intel Arc rows): the registry's int4 is the 4-bit integer format,
+    # whose 4 bits a weight are all a figure here depends on; the sign convention is not recorded.
+    "UINT4": Formats(("int4",)),
     "fp16": Formats(("fp16",)),
     "bf16": Formats(("bf16",)),
     "fp32": Formats(("fp32",)),
