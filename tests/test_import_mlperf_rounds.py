@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -236,7 +237,9 @@ V6_0 = FIXTURES / "v6.0" / "summary_results.json"
 
 def test_a_v4_1_table_keeps_its_v_prefixed_ids_float_counts_power_and_its_own_targets(root: Path) -> None:
     result = import_mlperf(root, [V4_1], SourceOptions())
-    assert len(result.new) == 2
+    assert len(result.new) == 3  # mixtral-8x7b Offline and Server, gptj-99 Offline
+    gptj = _data(root, "benchmarks/mlperf-v4.1-example-h100-sxm-80gbx8_trt-gptj-99-offline")
+    assert gptj["model"] == "models/gpt-j-6b"
     record = _data(root, "benchmarks/mlperf-v4.1-example-h100-sxm-80gbx8_trt-mixtral-8x7b-offline")
     assert record["hardware_count"] == 8
     provenance = record["provenance"]
@@ -249,7 +252,7 @@ def test_a_v4_1_table_keeps_its_v_prefixed_ids_float_counts_power_and_its_own_ta
     sources = record["sources"]
     assert isinstance(sources, list) and sources[-1]["revision"] == "c7db1c3f9a0ae0623200e05580d77a8759644812"
     reasons = [u.reason for u in result.unmapped]
-    assert len(reasons) == 2 and "gpt-j-6b" in reasons[1] and "example_Llama-2-7b-chat-FP8" in reasons[0]
+    assert len(reasons) == 1 and "example_Llama-2-7b-chat-FP8" in reasons[0]
 
 
 def test_a_v6_0_table_with_a_count_its_name_contradicts_and_an_inferred_row(root: Path) -> None:
@@ -271,3 +274,38 @@ def test_a_v6_0_table_with_a_count_its_name_contradicts_and_an_inferred_row(root
     assert isinstance(sources, list) and sources[-1]["revision"] == "6d0cf9dcb1b470e1fed4c7cd913e6a345b1b658a"
     paths = sorted((root / "records" / "benchmarks").glob("*.yaml"))
     assert check(root, paths).diagnostics == []
+
+
+def test_a_run_log_under_build_submission_is_found(root: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    nested = tree / "build" / "submission"
+    shutil.copytree(RESULTS / "closed", nested / "closed")
+    shutil.copy(RESULTS / "README.md", tree / "README.md")
+    result = import_mlperf(root, [JSON_TABLE], SourceOptions(), ResultsOptions(tree))
+    assert result.logs == 1
+    sources = _data(root, INTERACTIVE)["sources"]
+    assert isinstance(sources, list)
+    assert any(str(s.get("file", "")).startswith("build/submission/closed/Example/") for s in sources)
+
+
+def test_another_checkpoint_named_by_its_submission_is_mapped_and_cited(root: Path, tmp_path: Path) -> None:
+    rows = json.loads(JSON_TABLE.read_text(encoding="utf-8"))
+    row = rows[0] | {"Submitter": "Krai", "Category": "open", "UsedModel": "llama3_1-70b-fp8_pre"}
+    row |= {
+        "weight_data_types": "UNSET",
+        "Location": "open/Krai/results/H200x8_TRT/llama3_1-70b-fp8_pre/Offline",
+    }
+    folder = tmp_path / "krai"
+    folder.mkdir()
+    path = folder / "summary_results.json"
+    path.write_text(json.dumps([row], indent=2), encoding="utf-8")
+    shutil.copy(JSON_TABLE.parent / "README.md", folder / "README.md")
+    result = import_mlperf(root, [path], SourceOptions())
+    assert result.unmapped == [] and len(result.new) == 1
+    record = _data(root, result.new[0])
+    assert record["model"] == "models/llama-3.1-70b"
+    precision = record["precision"]
+    assert isinstance(precision, dict) and precision["weights"] == "fp8"
+    text = (root / "records" / f"{result.new[0]}.yaml").read_text(encoding="utf-8")
+    assert "names its checkpoint neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8, served as fp8" in text
+    assert "open/Krai/documentation/calibration.md" in text

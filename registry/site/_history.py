@@ -122,6 +122,8 @@ def _table(context: SiteContext, by_hardware: dict[str, dict[str, Best]], rounds
 
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+DASHES = ("", "8 4", "2 3")
+"""A line's colour cycles first, then its dash pattern, so up to 24 accelerators stay apart."""
 WIDTH, PLOT_HEIGHT, LEFT, RIGHT, TOP = 600, 260, 64, 24, 34
 
 
@@ -160,13 +162,17 @@ def chart(
             str(element("text", name, x=f"{x(name):.1f}", y=str(PLOT_HEIGHT + 20), text_anchor="middle"))
         )
     for n, name in enumerate(hardware):
-        colour = COLOURS[n % len(COLOURS)]
+        colour, dash = COLOURS[n % len(COLOURS)], DASHES[(n // len(COLOURS)) % len(DASHES)]
+        pattern = f' stroke-dasharray="{dash}"' if dash else ""
         points = [(x(r), y(b.value)) for r in rounds if (b := by_hardware[name].get(r))]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        shapes.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        shapes.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{pattern}/>')
         shapes += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="{colour}"/>' for px, py in points]
         lx, ly = LEFT + (n % 2) * span / 2, PLOT_HEIGHT + 44 + 20 * (n // 2)
-        shapes.append(f'<rect x="{lx:.1f}" y="{ly - 10}" width="12" height="12" fill="{colour}"/>')
+        shapes.append(
+            f'<line x1="{lx:.1f}" y1="{ly - 4}" x2="{lx + 14:.1f}" y2="{ly - 4}" stroke="{colour}" '
+            f'stroke-width="3"{pattern}/>'
+        )
         shapes.append(str(element("text", name.removeprefix("hardware/"), x=f"{lx + 18:.1f}", y=str(ly))))
     title = f"{benchmark} {scenario}: best {unit} per accelerator by round and accelerator"
     svg = element(

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 LLM_MODELS: dict[str, str | None] = {
-    "gptj-99": None,
-    "gptj-99.9": None,
-    "gpt-j-99": None,
-    "gpt-j-99.9": None,
+    "gptj-99": "models/gpt-j-6b",
+    "gptj-99.9": "models/gpt-j-6b",
+    "gpt-j-99": "models/gpt-j-6b",
+    "gpt-j-99.9": "models/gpt-j-6b",
     "llama2-70b-99": "models/llama-2-70b-chat",
     "llama3.1-405b": "models/llama-3.1-405b",
     "mixtral-8x7b": "models/mixtral-8x7b",
@@ -35,6 +35,10 @@ STAND_IN_COMMIT = "b66003e10e2db4b8c36a448b0545ec90fcc6e9e9"
 STAND_INS = {
     "mixtral-8x7b": ("mistralai/Mixtral-8x7B-Instruct-v0.1", "language/mixtral-8x7b/README.md"),
     "llama3.1-405b": ("meta-llama/Llama-3.1-405B-Instruct", "language/llama3.1-405b/README.md"),
+    **dict.fromkeys(
+        ("gptj-99", "gptj-99.9", "gpt-j-99", "gpt-j-99.9"),
+        ("MLCommons' GPT-J 6B fine-tuned on CNN/DailyMail", "language/gpt-j/README.md"),
+    ),
 }
 """Benchmarks whose model record is not the checkpoint the benchmark runs: the checkpoint MLPerf's
 reference implementation names (mlcommons/inference at :data:`STAND_IN_COMMIT`, the file given), whose
@@ -58,8 +62,7 @@ COUNT_IN_NAME = {
 accelerators_per_node (v6.0's AMD 87xMI355X_22xEPYC_9575F: 11 x 8 = 88; 94xMI355X_24xEPYC_9575F:
 12 x 8 = 96). The name's count is taken (the platform's name says it too)."""
 
-_GPTJ = ": GPT-J 6B (EleutherAI/gpt-j-6b, model_type gptj), for which the engine has no config adapter yet"
-NO_MODEL_RECORD: dict[str, str] = dict.fromkeys(("gptj-99", "gptj-99.9", "gpt-j-99", "gpt-j-99.9"), _GPTJ)
+NO_MODEL_RECORD: dict[str, str] = {}
 """Why an LLM benchmark of :data:`LLM_MODELS` has no model record yet, said after the reason."""
 
 OTHER_MODEL_RAN = {
@@ -162,6 +165,8 @@ record: a CPU record is one node as its submitter described it, so the count is 
 ROUND_CPU_SYSTEMS = {
     ("v4.1", "Cisco", "C240M7-1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-cisco-c240m7",
     ("v4.1", "Cisco", "X210M7-1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-cisco-x210m7",
+    ("v4.1", "Dell", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-dell",
+    ("v4.1", "HPE", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-hpe",
     ("v4.1", "Intel", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-intel",
     ("v4.1", "Intel", "1-node-2S-GNR-PyTorch"): "hardware/xeon-6980p-2s-intel-2304gb",
     ("v4.1", "Quanta_Cloud_Technology", "1-node-2S-EMR-PyTorch"): "hardware/xeon-8592plus-2s-qct",
@@ -170,6 +175,9 @@ ROUND_CPU_SYSTEMS = {
     ("v5.1", "Intel_VMware", "1-node-2S-GNR_86C_BareMetal"): "hardware/xeon-6787p-2s-intel-vmware",
     ("v5.1", "Intel_VMware", "1-node-2S-GNR_86C_ESXi_172VCPU-VM"): "hardware/xeon-6787p-2s-intel-vmware",
     ("v5.1", "Lenovo", "ThinkSystem_SR650_V4_GNR_86C"): "hardware/xeon-6787p-2s-lenovo",
+    ("v5.1", "Supermicro", "1-node-2S-GNR_128C"): "hardware/xeon-6980p-2s-supermicro",
+    ("v6.0", "Dell", "1-node-2S-GNR_86C"): "hardware/xeon-6787p-2s-dell",
+    ("v6.0", "Supermicro", "1-node-2S-GNR_128C"): "hardware/xeon-6980p-2s-supermicro",
     ("v6.0", "Cisco", "C240M8_1_node_2S_GNR_86C"): "hardware/xeon-6787p-2s-cisco-c240m8",
     ("v6.0", "Intel", "1-node-2S-GNR_128C"): "hardware/xeon-6980p-2s-intel-2304gb",
     ("v6.0", "Lenovo", "1-node-2S-GNR_86C"): "hardware/xeon-6787p-2s-lenovo",
@@ -199,6 +207,9 @@ PRECISIONS = {
     "INT8": Formats(("int8",)),
     "int4": Formats(("int4",)),
     "INT4": Formats(("int4",)),
+    # Unsigned 4-bit integers (v5.1 Intel Arc rows): the registry's int4 is the 4-bit integer format,
+    # whose 4 bits a weight are all a figure here depends on; the sign convention is not recorded.
+    "UINT4": Formats(("int4",)),
     "fp16": Formats(("fp16",)),
     "bf16": Formats(("bf16",)),
     "fp32": Formats(("fp32",)),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry.authoring.importers import mlperf_checkpoints as checkpoints
 from registry.authoring.importers import mlperf_engines as engines
 from registry.authoring.importers import mlperf_maps as maps
 from registry.authoring.importers import mlperf_rules as rules
@@ -98,6 +99,9 @@ def _model(root: Path, row: SummaryRow) -> str:
     if ran is not None:
         raise Unmappable(f"Model {row['Model']!r}: the run served {ran}, which has no model record")
     used = row.cells.get("UsedModel", "")
+    other = checkpoints.other_checkpoint(row)
+    if other is not None:
+        return _need(root, other.model, f"UsedModel {used!r}")
     if used and used != row["Model"] and maps.USED_MODELS.get(used) != row["Model"]:
         raise Unmappable(
             f"UsedModel {used!r} ran under the benchmark {row['Model']!r}: another checkpoint than the "
@@ -165,8 +169,10 @@ def _submitter_precision(row: SummaryRow) -> maps.SubmitterPrecision | None:
 
 
 def _precision(row: SummaryRow) -> dict[str, Any]:
-    submitter = _submitter_precision(row)
+    submitter, other = _submitter_precision(row), checkpoints.other_checkpoint(row)
     formats = submitter.formats if submitter else maps.PRECISIONS.get(row["weight_data_types"])
+    if formats is None and other is not None and row["weight_data_types"] == "UNSET":
+        formats = maps.Formats((other.weights,))
     if submitter is None and row["weight_data_types"] in maps.REFUSED_PRECISIONS:
         reason = maps.REFUSED_PRECISIONS[row["weight_data_types"]]
         raise Unmappable(f"weight_data_types {row['weight_data_types']!r} {reason}")
@@ -313,18 +319,9 @@ def map_row(
         comments["hardware_count"] = _count_note(row, count)
     if provenance.get("inferred"):
         comments["provenance"] = _INFERRED_NOTE
-    if benchmark in maps.STAND_INS:
-        comments["model"] = _stand_in_note(benchmark)
+    if note := checkpoints.model_note(row, benchmark):
+        comments["model"] = note
     return Mapped(record_id, row, fields, comments)
-
-
-def _stand_in_note(benchmark: str) -> tuple[str, ...]:
-    checkpoint, readme = maps.STAND_INS[benchmark]
-    return (
-        f"The benchmark runs {checkpoint}, as MLPerf's reference implementation says",
-        f"(mlcommons/inference {readme} at {maps.STAND_IN_COMMIT}). The registry has no",
-        "record of that checkpoint, whose config.json was not read here, so its base model's record stands in.",
-    )
 
 
 _INFERRED_NOTE = (
@@ -421,7 +418,7 @@ def _sources(
                 "section": "MODEL_REPO_ID",
             }
         )
-    return found + ([ruled.citation] if ruled else [])
+    return found + checkpoints.citation(row) + ([ruled.citation] if ruled else [])
 
 
 def _title(row: SummaryRow) -> str:
