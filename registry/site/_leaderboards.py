@@ -195,8 +195,8 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} on ",
                 context.record_link(page, hardware),
-                ", highest throughput per accelerator first; sort by any column, or filter by a model's "
-                "name. ",
+                ", by model and scenario, the highest throughput per accelerator first; sort by any "
+                "column, or filter by a model's name. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
@@ -205,7 +205,9 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     return (
         _parts.front_matter(f"Results on {name}", hide=WIDE)
         + block(element("h1", f"Results on {name}"), intro)
-        + results_table(context, page, rows, with_model=True, latency_columns=False)
+        + results_table(
+            context, page, by_model(context, rows), with_model=True, latency_columns=False, keep_order=True
+        )
     )
 
 
@@ -265,6 +267,23 @@ def render_index(context: SiteContext, boards: Boards) -> str:
     )
 
 
+def by_model(context: SiteContext, rows: list[Entry]) -> list[Entry]:
+    """Rows by model name, benchmark and scenario, the highest throughput per accelerator first in each."""
+    metric = metric_of(rows)
+    name = metric[0] if metric else ""
+    return sorted(
+        rows,
+        key=lambda r: (
+            model_name(context, r.model),
+            r.benchmark,
+            r.scenario,
+            name not in r.per_accelerator,
+            -r.per_accelerator.get(name, 0.0),
+            r.id,
+        ),
+    )
+
+
 def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
     """The benchmarks index: every benchmark record as a readable row, highest throughput per
     accelerator first, with links to the leaderboards."""
@@ -275,15 +294,18 @@ def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
         join(
             [
                 "Serving measurements, each with the run around it: model, system, engine, precision, "
-                f"scenario, throughput, the latency it met and where it comes from. {count}; sort by any "
-                "column or filter by any word. Ranked per model and scenario, and per accelerator, in the ",
+                f"scenario, throughput, the latency it met and where it comes from. {count}, by model and "
+                "scenario, the highest throughput per accelerator first; sort by any column or filter by any "
+                "word. Ranked per model and scenario, and per accelerator, in the ",
                 link(_paths.href(page, INDEX), "leaderboards"),
                 ".",
             ]
         ),
     )
     table = (
-        results_table(context, page, rows, with_model=True, latency_columns=False)
+        results_table(
+            context, page, by_model(context, rows), with_model=True, latency_columns=False, keep_order=True
+        )
         if rows
         else block(element("p", "No benchmark record yet."))
     )
