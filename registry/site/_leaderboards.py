@@ -49,7 +49,6 @@ __all__ = [
 BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
 INDEX = f"{FOLDER}/index.md"
-BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 
 
 def model_name(context: SiteContext, model: str) -> str:
@@ -88,10 +87,6 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     for hardware, rows in boards.by_hardware.items():
         yield hardware_page(hardware), render_hardware(context, hardware, rows)
     yield INDEX, render_index(context, boards)
-    yield (
-        BENCHMARKS_INDEX,
-        render_benchmarks(context, [row for rows in boards.by_board.values() for row in rows]),
-    )
 
 
 def _figure(value: float | None, unit: str) -> str:
@@ -282,31 +277,3 @@ def by_model(context: SiteContext, rows: list[Entry]) -> list[Entry]:
             r.id,
         ),
     )
-
-
-def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
-    """The benchmarks index: every benchmark record as a readable row, highest throughput per
-    accelerator first, with links to the leaderboards."""
-    page = BENCHMARKS_INDEX
-    count = f"{len(rows):,} record{'s' if len(rows) != 1 else ''}"
-    intro = element(
-        "p",
-        join(
-            [
-                "Serving measurements, each with the run around it: model, system, engine, precision, "
-                f"scenario, throughput, the latency it met and where it comes from. {count}, by model and "
-                "scenario, the highest throughput per accelerator first; sort by any column or filter by any "
-                "word. Ranked per model and scenario, and per accelerator, in the ",
-                link(_paths.href(page, INDEX), "leaderboards"),
-                ".",
-            ]
-        ),
-    )
-    table = (
-        results_table(
-            context, page, by_model(context, rows), with_model=True, latency_columns=False, keep_order=True
-        )
-        if rows
-        else block(element("p", "No benchmark record yet."))
-    )
-    return _parts.front_matter("Benchmarks", hide=WIDE) + block(element("h1", "Benchmarks"), intro) + table
