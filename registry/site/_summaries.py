@@ -83,7 +83,7 @@ def _section(
 
 BEST = Column("per_accelerator", "Best per accelerator", numeric=True)
 SYSTEM = Column("system", "System")
-ENGINE = Column("engine", "Engine", class_="nowrap")
+ENGINE = Column("engine", "Engine")
 PRECISION = Column("precision", "Weights / KV")
 SCENARIO = Column("scenario", "Leaderboard", explain="The benchmark, if named, and the scenario")
 ACCELERATORS = Column("accelerators", "Accelerators")
