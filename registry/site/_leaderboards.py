@@ -1,12 +1,12 @@
 """Benchmark leaderboards: per model and scenario, and per accelerator, from the benchmark records.
 
-Each benchmark record (schema version 2) becomes one :class:`Entry` row, read from the record alone (no
-engine result is needed: the figures are the record's own, as stated). The rows are grouped by model and
-scenario into a leaderboard page with a sortable table and a chart of throughput per accelerator, and
-by accelerator into a page comparing that part's results across models; an index page lists both.
-Every row is made once and appears on exactly two pages, so the pages grow with the records, never
-with their square. These pages are out of the navigation, as record pages are: the benchmarks index
-links to the leaderboards' index.
+Each benchmark record (schema version 2) becomes one :class:`Entry` row, read from the record and the
+bounds the check computed for it (``SiteContext.boards``, made once per site). The rows are grouped by
+model and scenario into a leaderboard page with a readable table (:mod:`registry.site._result_table`)
+and a chart of throughput per accelerator, and by accelerator into a page comparing that part's results
+across models; an index page lists both. Every row is made once and appears on exactly two pages, so
+the pages grow with the records, never with their square. Only the index is in the navigation (under
+Records); the leaderboards are reached from it, from the benchmarks index and from record pages.
 """
 
 from __future__ import annotations
