@@ -223,8 +223,8 @@ class _Cards(HTMLParser):
             self.rows.append({})
         elif tag == "td":
             self._label, self._sort, self._text = found.get("data-label"), found.get("data-sort"), []
-        elif tag == "a" and "record" not in self.rows[-1] and "/benchmarks/" in (found.get("href") or ""):
-            slug = (found.get("href") or "").rsplit("/", 1)[1].removesuffix(".html")
+        elif tag == "a" and self._label == "System" and "record" not in self.rows[-1]:
+            slug = (found.get("href") or "").rsplit("/", 1)[-1].removesuffix(".html")
             self.rows[-1]["record"] = (slug, None)
         elif tag == "br" and self._label is not None:
             self._text.append(" | ")

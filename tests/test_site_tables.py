@@ -228,13 +228,26 @@ def test_a_record_page_shows_only_what_the_record_states(pages: Path) -> None:
 
 def test_the_benchmarks_index_is_readable_and_states_no_default(pages: Path) -> None:
     index = (pages / "benchmarks" / "index.md").read_text(encoding="utf-8")
-    main = index.split('<details class="more-columns">', 1)[0]
-    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', main)
-    assert headers[:5] == ["System", "Model", "Accelerators", "Engine", "Weights / KV"]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', index)
+    assert headers[:8] == [
+        "Model",
+        "Leaderboard",
+        "Results",
+        "System",
+        "Accelerators",
+        "Engine",
+        "Weights / KV",
+        "Best per accelerator",
+    ]
     assert "Batch" not in headers and "Layout" not in headers
     assert ">ideal<" not in index
-    assert 'data-label="Accelerators"' in main and "8 × Example GPU" in main
-    assert "MLPerf v6.1" in _visible(main)
+    cards = {card["Leaderboard"][0]: card for card in _cards(index)}
+    assert set(cards) == {"offline", "server"}
+    offline = cards["offline"]
+    assert offline["Results"][0] == "6" and offline["record"][0] == "f-raw"  # the best of six
+    assert offline["Accelerators"][0] == "8 × Example GPU"
+    assert 'href="../leaderboards/example-llama/offline.html"' in index
+    assert "7 serving measurements of 1 model," in _visible(index)
 
 
 def _section(page: str, heading: str) -> str:

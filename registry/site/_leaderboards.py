@@ -1,12 +1,12 @@
 """Benchmark leaderboards: per model and scenario, and per accelerator, from the benchmark records.
 
-Each benchmark record (schema version 2) becomes one :class:`Entry` row, read from the record alone (no
-engine result is needed: the figures are the record's own, as stated). The rows are grouped by model and
-scenario into a leaderboard page with a sortable table and a chart of throughput per accelerator, and
-by accelerator into a page comparing that part's results across models; an index page lists both.
-Every row is made once and appears on exactly two pages, so the pages grow with the records, never
-with their square. These pages are out of the navigation, as record pages are: the benchmarks index
-links to the leaderboards' index.
+Each benchmark record (schema version 2) becomes one :class:`Entry` row, read from the record and the
+bounds the check computed for it (``SiteContext.boards``, made once per site). The rows are grouped by
+model and scenario into a leaderboard page with a readable table (:mod:`registry.site._result_table`)
+and a chart of throughput per accelerator, and by accelerator into a page comparing that part's results
+across models; an index page lists both. Every row is made once and appears on exactly two pages, so
+the pages grow with the records, never with their square. Only the index is in the navigation (under
+Records); the leaderboards are reached from it, from the benchmarks index and from record pages.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ __all__ = [
 BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
 INDEX = f"{FOLDER}/index.md"
-BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 
 
 def model_name(context: SiteContext, model: str) -> str:
@@ -88,10 +87,6 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     for hardware, rows in boards.by_hardware.items():
         yield hardware_page(hardware), render_hardware(context, hardware, rows)
     yield INDEX, render_index(context, boards)
-    yield (
-        BENCHMARKS_INDEX,
-        render_benchmarks(context, [row for rows in boards.by_board.values() for row in rows]),
-    )
 
 
 def _figure(value: float | None, unit: str) -> str:
@@ -195,8 +190,8 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} on ",
                 context.record_link(page, hardware),
-                ", highest throughput per accelerator first; sort by any column, or filter by a model's "
-                "name. ",
+                ", by model and scenario, the highest throughput per accelerator first; sort by any "
+                "column, or filter by a model's name. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
@@ -205,7 +200,9 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     return (
         _parts.front_matter(f"Results on {name}", hide=WIDE)
         + block(element("h1", f"Results on {name}"), intro)
-        + results_table(context, page, rows, with_model=True, latency_columns=False)
+        + results_table(
+            context, page, by_model(context, rows), with_model=True, latency_columns=False, keep_order=True
+        )
     )
 
 
@@ -265,26 +262,18 @@ def render_index(context: SiteContext, boards: Boards) -> str:
     )
 
 
-def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
-    """The benchmarks index: every benchmark record as a readable row, highest throughput per
-    accelerator first, with links to the leaderboards."""
-    page = BENCHMARKS_INDEX
-    count = f"{len(rows):,} record{'s' if len(rows) != 1 else ''}"
-    intro = element(
-        "p",
-        join(
-            [
-                "Serving measurements, each with the run around it: model, system, engine, precision, "
-                f"scenario, throughput, the latency it met and where it comes from. {count}; sort by any "
-                "column or filter by any word. Ranked per model and scenario, and per accelerator, in the ",
-                link(_paths.href(page, INDEX), "leaderboards"),
-                ".",
-            ]
+def by_model(context: SiteContext, rows: list[Entry]) -> list[Entry]:
+    """Rows by model name, benchmark and scenario, the highest throughput per accelerator first in each."""
+    metric = metric_of(rows)
+    name = metric[0] if metric else ""
+    return sorted(
+        rows,
+        key=lambda r: (
+            model_name(context, r.model),
+            r.benchmark,
+            r.scenario,
+            name not in r.per_accelerator,
+            -r.per_accelerator.get(name, 0.0),
+            r.id,
         ),
     )
-    table = (
-        results_table(context, page, rows, with_model=True, latency_columns=False)
-        if rows
-        else block(element("p", "No benchmark record yet."))
-    )
-    return _parts.front_matter("Benchmarks", hide=WIDE) + block(element("h1", "Benchmarks"), intro) + table

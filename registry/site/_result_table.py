@@ -291,14 +291,16 @@ def results_table(
     with_scenario: bool = True,
     latency_columns: bool = True,
     caption: str | None = None,
+    keep_order: bool = False,
 ) -> str:
     """The readable table of ``entries``, highest throughput per accelerator first, as a raw block of
     a Markdown page; ``metric`` defaults to the first throughput any row states. A note above it says
     what the derived mark means when a shown figure is derived. A page of one model (one scenario)
-    leaves its column out with ``with_model`` (``with_scenario``) false."""
+    leaves its column out with ``with_model`` (``with_scenario``) false; ``keep_order`` keeps the
+    order ``entries`` come in (a page of several models, grouped by model)."""
     chosen = metric or metric_of(entries)
     name = chosen[0] if chosen else None
-    rows = ranked(entries, name)
+    rows = list(entries) if keep_order else ranked(entries, name)
     derived = any(name in e.derived or name in e.derived_per_system for e in rows) if name else False
     return readable_block(
         result_columns(

@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
-from registry.site import _figures, _paths
+from registry.site import _figures, _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, escape, join, link
 from registry.site._leaderboard_rows import Entry, metric_of
-from registry.site._leaderboards import board_words, hardware_page, model_name, page_of
+from registry.site._leaderboards import INDEX, WIDE, board_words, hardware_page, model_name, page_of
 from registry.site._result_table import engine_name, ranked, result_row
 from registry.site._tables import Column, Row, readable_block
 
-__all__ = ["engine_section", "hardware_section", "model_section"]
+__all__ = ["BENCHMARKS_INDEX", "benchmarks_index", "engine_section", "hardware_section", "model_section"]
+
+BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 
 HEADING = "## Serving results\n"
 
@@ -81,12 +83,19 @@ def _section(
 
 BEST = Column("per_accelerator", "Best per accelerator", numeric=True)
 SYSTEM = Column("system", "System")
-ENGINE = Column("engine", "Engine", class_="nowrap")
+ENGINE = Column("engine", "Engine")
 PRECISION = Column("precision", "Weights / KV")
 SCENARIO = Column("scenario", "Leaderboard", explain="The benchmark, if named, and the scenario")
 ACCELERATORS = Column("accelerators", "Accelerators")
 MODEL = Column("model", "Model")
 COUNT = Column("count", "Results", numeric=True)
+LATENCY = Column(
+    "latency", "Latency met", numeric=True, explain="Measured TTFT and TPOT, or the limits run under"
+)
+BOUND = Column(
+    "bound", "% of bound", numeric=True, explain="The share of its tightest physical bound reached"
+)
+SOURCE = Column("source", "Source")
 
 
 def _parts_of(entry: Entry) -> str:
@@ -157,4 +166,48 @@ def engine_section(context: SiteContext, page: str, engine: str) -> str:
         [MODEL, SCENARIO, ACCELERATORS, BEST, SYSTEM, ENGINE, PRECISION, COUNT],
         intro,
         "The registry holds no serving result run on this engine yet.",
+    )
+
+
+def _models(boards: dict[tuple[str, str, str], list[Entry]]) -> str:
+    models = len({board[0] for board in boards})
+    return f"{models:,} model{'s' if models != 1 else ''}"
+
+
+def benchmarks_index(context: SiteContext) -> str:
+    """The benchmarks index: one row per model and leaderboard (benchmark and scenario) with how many
+    results it holds and its best per accelerator, that result's system, accelerators, engine,
+    precision, latency, bound and source; every result is on its leaderboard, one click on."""
+    page = BENCHMARKS_INDEX
+    boards = context.boards.by_board
+    count = sum(len(rows) for rows in boards.values())
+    best = [
+        found
+        for _, (board, rows) in sorted((model_name(context, b[0]), (b, r)) for b, r in boards.items())
+        if (found := _best(context, page, rows))
+    ]
+    intro = join(
+        [
+            f"{count:,} serving measurement{'s' if count != 1 else ''} of {_models(boards)}, each a record "
+            "with the run around it. One row per model and leaderboard (the benchmark, "
+            "if its source names one, and the scenario): how many results it holds and the best per "
+            "accelerator, with its system, engine, precision, the latency it met and where it comes from. "
+            "Each leaderboard lists every result; each accelerator's results are in the ",
+            link(_paths.href(page, INDEX), "leaderboards' index"),
+            ".",
+        ]
+    )
+    columns = [MODEL, SCENARIO, COUNT, SYSTEM, ACCELERATORS, ENGINE, PRECISION, BEST, LATENCY, BOUND, SOURCE]
+    derived = any(is_derived for _, is_derived in best)
+    table = (
+        readable_block(
+            columns, [row for row, _ in best], label="system", note=_figures.DERIVED_NOTE if derived else ""
+        )
+        if best
+        else block(element("p", "No benchmark record yet."))
+    )
+    return (
+        _parts.front_matter("Benchmarks", hide=WIDE)
+        + block(element("h1", "Benchmarks"), element("p", intro))
+        + table
     )
