@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 from registry.site._html import Html, block, element, join
 from registry.site._scatter import FRONT_DASHES, NARROW, ROOF_COLOUR, WIDE, Marker, RoofLine, scatter
@@ -101,7 +102,8 @@ def _legend(colours: dict[str, str], precisions: Sequence[str], roofs: bool, at_
         for i, precision in enumerate(precisions)
     ]
     if roofs:
-        items.append(element("li", join([_swatch(ROOF_COLOUR, "9 4", 2), " physical bound (not a result)"])))
+        words = " physical bound in its accelerator's colour: no result can pass it (not a result)"
+        items.append(element("li", join([_swatch(ROOF_COLOUR, "9 4", 2), words])))
     return element("ul", join(items), class_="serving-legend")
 
 
@@ -117,6 +119,7 @@ def chart_block(
     """The chart's block on a page: both drawings, the legend, the data and the caption."""
     front = front_of(points)
     colours = _colours(points)
+    roofs = [replace(roof, colour=colours.get(roof.hardware, ROOF_COLOUR)) for roof in roofs]
     markers = [
         Marker(
             index=i,
@@ -143,7 +146,7 @@ def chart_block(
         f"{len(points):,} results, one marker each: output tokens per second per accelerator against "
         "tokens per second per user, coloured by accelerator, shaped by source; each marker links to its "
         "record. Lines: the Pareto front of each precision"
-        + ("; red dashed lines are physical bounds, not results" if roofs else "")
+        + ("; dashed lines are physical bounds, one per accelerator, not results" if roofs else "")
         + ". Results with no per-user rate sit in the band at the left edge."
     )
     drawings = [
