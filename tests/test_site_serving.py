@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 from registry.results import Roof
 from registry.site._scatter import NARROW, WIDE, Marker, RoofLine, scatter
 from registry.site._serving import highest_roofs
-from registry.site._serving_chart import json_data
+from registry.site._serving_chart import chart_block, json_data
 from registry.site._serving_points import Interactivity, Point, front_of
 
 HOSTILE = '</script><script>alert(1)</script><img src=x onerror="alert(2)"> & \u2028'
@@ -138,3 +138,14 @@ def test_one_roof_per_accelerator_bounds_every_roof_of_its_results() -> None:
     svg = scatter("c", [_marker(0, 1.5, 30)], [], [lines[HOSTILE]], plot=WIDE, title="t", description="d")
     group = ElementTree.fromstring(svg).find("{http://www.w3.org/2000/svg}g[@class='roof']")
     assert group is not None and group.get("data-hardware") == HOSTILE  # an attribute, escaped
+
+
+def test_a_bound_far_above_every_result_is_named_under_the_chart() -> None:
+    points = [point("a", 10, 100, hardware=HOSTILE), point("b", 20, 50, hardware="GPU")]
+    far = RoofLine("far", ((5.0, 90_000.0), (30.0, 80_000.0)), HOSTILE)
+    near = RoofLine("near", ((5.0, 900.0), (30.0, 800.0)), "GPU")
+    html = chart_block("c", points, ["a.html", "b.html"], ["a", "b"], [far, near], title="t")
+    note = re.search(r'<p class="serving-note">([^<]*)</p>', html)
+    assert note is not None
+    assert "80,000 or more" in note.group(1) and "&lt;script&gt;" in note.group(1)
+    assert "GPU, 800" not in note.group(1)  # the near one is drawn, not named

@@ -25,9 +25,23 @@ from dataclasses import dataclass
 
 from registry.site._html import Html, attribute, escape, escape_attr
 
-__all__ = ["FRONT_DASHES", "NARROW", "ROOF_COLOUR", "WIDE", "Marker", "Plot", "RoofLine", "scatter"]
+__all__ = [
+    "FRONT_DASHES",
+    "NARROW",
+    "ROOF_CAP",
+    "ROOF_COLOUR",
+    "WIDE",
+    "Marker",
+    "Plot",
+    "RoofLine",
+    "lowest_in_range",
+    "scatter",
+]
 
 ROOF_COLOUR = "#B2182B"
+ROOF_CAP = 20
+"""A roof more than this many times the fastest result is cut off at the chart's top rather than let it
+crush the results into the bottom; the page names it under the chart (:func:`lowest_in_range`)."""
 FRONT_DASHES = ("", "7 4", "2 3", "10 3 2 3", "4 2 1 2")
 """One dash pattern per precision's front, in the order the legend lists them."""
 
@@ -151,7 +165,7 @@ def scatter(
     placed = [m for m in markers if m.x is not None]
     xs = [m.x for m in placed if m.x is not None]
     ys = [m.y for m in markers]
-    cap = max(ys, default=1.0) * 20  # a roof far above every result is cut off rather than crush them
+    cap = max(ys, default=1.0) * ROOF_CAP
     # the rates are the results' (a roof is cut to them); the outputs take in the roofs up to the cap
     roof_ys = [y for roof in roofs for x, y in roof.points if y <= cap and y > 0 and _within(x, xs)]
     x_axis = _axis(xs, plot_left, plot_right)
@@ -180,6 +194,16 @@ def scatter(
             parts.append(_marker(marker, x_axis.at(marker.x), y_axis.at(marker.y)))
     parts.append("</svg>")
     return Html("".join(parts))
+
+
+def lowest_in_range(roof: RoofLine, markers: Sequence[Marker]) -> float | None:
+    """The roof's lowest output over the rates the chart shows, when that is beyond its top (more than
+    :data:`ROOF_CAP` times the fastest result): where the reader cannot see the line, the page says."""
+    xs = [m.x for m in markers if m.x is not None]
+    shown = [y for x, y in roof.points if _within(x, xs)] or [y for _x, y in roof.points]
+    lowest = min(shown, default=None)
+    fastest = max((m.y for m in markers), default=0.0)
+    return lowest if lowest is not None and lowest > fastest * ROOF_CAP else None
 
 
 def _within(x: float, xs: Sequence[float]) -> bool:

@@ -13,8 +13,19 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 
+from registry.site import _figures
 from registry.site._html import Html, block, element, join
-from registry.site._scatter import FRONT_DASHES, NARROW, ROOF_COLOUR, WIDE, Marker, RoofLine, scatter
+from registry.site._scatter import (
+    FRONT_DASHES,
+    NARROW,
+    ROOF_CAP,
+    ROOF_COLOUR,
+    WIDE,
+    Marker,
+    RoofLine,
+    lowest_in_range,
+    scatter,
+)
 from registry.site._serving_points import SOURCE_KINDS, Point, front_of
 from registry.site._svg import PALETTE
 
@@ -80,6 +91,22 @@ def _swatch(colour: str, dash: str = "", width: float = 1.5) -> Html:
     return Html(
         f'<svg class="line-key" width="28" height="10" aria-hidden="true"><line x1="0" y1="5" x2="28" y2="5" '
         f'stroke="{colour}" stroke-width="{width}"{dashes}/></svg>'
+    )
+
+
+def _above(roofs: Sequence[RoofLine], markers: Sequence[Marker]) -> Html | str:
+    """A sentence naming the bounds beyond the chart's top, with the least each reaches on it."""
+    found = [
+        (roof.hardware, lowest) for roof in roofs if (lowest := lowest_in_range(roof, markers)) is not None
+    ]
+    if not found:
+        return ""
+    named = "; ".join(f"{hardware}, {_figures.number(lowest)} or more" for hardware, lowest in found)
+    return element(
+        "p",
+        f"Bounds above the chart's top (more than {ROOF_CAP} times the fastest result), in output tok/s per "
+        f"accelerator over the rates shown: {named}.",
+        class_="serving-note",
     )
 
 
@@ -162,6 +189,7 @@ def chart_block(
         element("div", join(drawings), class_="serving-drawings"),
         caption,
         _legend(colours, precisions, bool(roofs), at_least),
+        _above(roofs, markers),
         json_data(points, front),
         class_="chart serving",
         searchable=False,
