@@ -229,5 +229,5 @@ def render_home(context: SiteContext, ranked: Sequence[tuple[str, Sequence[Resul
     return (
         "## Serving results\n\nOutput per accelerator against interactivity, with the Pareto front, for the "
         "models with the most results:\n"
-        + block(element("ul", join(items)), element("p", join([every, "."])))
+        + block(element("ul", join(items)), element("p", join([every, "."])), searchable=False)
     )
