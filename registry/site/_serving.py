@@ -145,9 +145,26 @@ def _chart(context: SiteContext, page: str, name: str, results: Sequence[Result]
         for p in points
     ]
     title = f"{name}: output tok/s per accelerator against tok/s per user"
-    return "\n## Throughput against interactivity\n" + chart_block(
-        "serving", points, hrefs, hover, roof_lines(context, charted), title=title
+    roofs = roof_lines(context, charted)
+    words = CHART_WORDS + (ROOF_WORDS if roofs else "")
+    return (
+        "\n## Throughput against interactivity\n"
+        + block(element("p", words))
+        + chart_block("serving", points, hrefs, hover, roofs, title=title)
     )
+
+
+CHART_WORDS = (
+    "One marker per result, coloured by accelerator and shaped by source; each links to its record, and "
+    "hovering or focusing one names its system, accelerators, engine, precision and both figures. The "
+    "line of each precision is its Pareto front: the results no other of that precision beats on both "
+    "axes. Results with no per-user rate (Offline) sit in the band at the left. "
+)
+ROOF_WORDS = (
+    "Dashed lines are physical bounds, not results: for each accelerator, the highest of its results' "
+    "roofs (the sequences memory holds and bandwidth can serve in a step's time, under the dense compute "
+    "peak), which no result on it can pass."
+)
 
 
 def render_model(
