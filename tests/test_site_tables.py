@@ -13,8 +13,8 @@ from registry.checker.pipeline import check
 from registry.site import _figures, generate
 from registry.site._html import Cell, Html
 from registry.site._tables import Column, readable_block, readable_table
-from tests.browser.site_registry import make_registry
-from tests.test_site_leaderboards import PROVENANCE, RECORDS, benchmark
+from tests.browser.site_registry import SLIDING, make_registry
+from tests.test_site_leaderboards import PROVENANCE, RECORDS, _cards, benchmark
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,12 @@ UNNAMED = (
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    records = {**RECORDS, "benchmarks/f-raw": RAW, "benchmarks/g-unnamed": UNNAMED}
+    records = {
+        **RECORDS,
+        "benchmarks/f-raw": RAW,
+        "benchmarks/g-unnamed": UNNAMED,
+        "models/example-sliding": SLIDING,
+    }
     root = make_registry(tmp_path_factory.mktemp("record-figures"), records)
     result = check(root)
     assert result.ok, [d.message for d in result.diagnostics]
@@ -223,10 +228,68 @@ def test_a_record_page_shows_only_what_the_record_states(pages: Path) -> None:
 
 def test_the_benchmarks_index_is_readable_and_states_no_default(pages: Path) -> None:
     index = (pages / "benchmarks" / "index.md").read_text(encoding="utf-8")
-    main = index.split('<details class="more-columns">', 1)[0]
-    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', main)
-    assert headers[:5] == ["System", "Model", "Accelerators", "Engine", "Weights / KV"]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', index)
+    assert headers[:8] == [
+        "Model",
+        "Leaderboard",
+        "Results",
+        "System",
+        "Accelerators",
+        "Engine",
+        "Weights / KV",
+        "Best per accelerator",
+    ]
     assert "Batch" not in headers and "Layout" not in headers
     assert ">ideal<" not in index
-    assert 'data-label="Accelerators"' in main and "8 × Example GPU" in main
-    assert "MLPerf v6.1" in _visible(main)
+    cards = {card["Leaderboard"][0]: card for card in _cards(index)}
+    assert set(cards) == {"offline", "server"}
+    offline = cards["offline"]
+    assert offline["Results"][0] == "6" and offline["record"][0] == "f-raw"  # the best of six
+    assert offline["Accelerators"][0] == "8 × Example GPU"
+    assert 'href="../leaderboards/example-llama/offline.html"' in index
+    assert "7 serving measurements of 1 model," in _visible(index)
+
+
+def _section(page: str, heading: str) -> str:
+    return page.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_model_page_sums_up_its_serving_results_and_links_to_them(pages: Path) -> None:
+    page = (pages / "models" / "example-llama.md").read_text(encoding="utf-8")
+    summary = _section(page, "Serving results")
+    assert "7 serving results of this model" in _visible(summary)
+    assert 'href="../results/example-llama.html"' in summary
+    cards = {(c["Leaderboard"][0], c["Accelerators"][0]): c for c in _cards(summary)}
+    # The best per accelerator of each scenario and accelerator, with its system and its figure.
+    assert set(cards) == {
+        ("offline", "8 × Example GPU"),
+        ("offline", "4 × Other GPU"),
+        ("server", "8 × Other GPU"),
+    }
+    best = cards[("offline", "8 × Example GPU")]
+    assert best["Best per accelerator"][0] == "73,921 output tok/s\xa0†"
+    assert best["record"][0] == "f-raw" and best["Results"][0] == "5"
+    assert cards[("offline", "4 × Other GPU")]["Best per accelerator"][0] == "1,200 output tok/s"
+    assert 'href="../leaderboards/example-llama/offline.html"' in summary
+    links = _section(page, "Links") if "## Links" in page else ""
+    assert "benchmarks/" not in links  # no list of every benchmark: the summary stands for them
+
+
+def test_a_model_without_results_says_so(pages: Path) -> None:
+    page = (pages / "models" / "example-sliding.md").read_text(encoding="utf-8")
+    assert "The registry holds no serving result of this model yet." in _section(page, "Serving results")
+
+
+def test_hardware_and_engine_pages_sum_up_their_results_the_same_way(pages: Path) -> None:
+    hardware = _section((pages / "hardware" / "other-gpu.md").read_text(encoding="utf-8"), "Serving results")
+    assert "2 serving results on this hardware" in _visible(hardware)
+    assert 'href="../leaderboards/hardware/other-gpu.html"' in hardware
+    assert {c["record"][0] for c in _cards(hardware)} == {"c-per-gpu", "e-server"}
+    engine = _section(
+        (pages / "engines" / "example-engine.md").read_text(encoding="utf-8"), "Serving results"
+    )
+    assert "6 serving results served by this engine" in _visible(engine)  # g-unnamed names no engine
+    assert {c["Model"][0] for c in _cards(engine)} == {"Example Llama"}
+    tags = _Tags()
+    tags.feed(engine + hardware)
+    assert not tags.seen & {"script", "img", "svg"} and not any(a.startswith("on") for a in tags.attributes)

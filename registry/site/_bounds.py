@@ -8,8 +8,7 @@ from __future__ import annotations
 from registry.bounds import Bound, percent
 from registry.checker.bounds import RULE_OF, hint, message, written_limit
 from registry.site import _figures
-from registry.site._html import Cell, Html, block, element, join, table
-from registry.site._parts import badge
+from registry.site._html import Cell, Html, badge, block, element, join, table
 
 BOUND_NAMES = {
     "compute-roof": "compute roof",

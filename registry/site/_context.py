@@ -15,11 +15,12 @@ from registry.checker.index import Entry, RegistryIndex
 from registry.checker.pipeline import CheckResult
 from registry.diagnostics import Diagnostic
 from registry.errors import RegistryError
-from registry.kinds.records import Hardware, Model
+from registry.kinds.records import Benchmark, Hardware, Model
 from registry.results import Results
 from registry.results.calculator_fit import HardwareUnit, hardware_units
 from registry.site import _paths
 from registry.site._html import Html, escape, link
+from registry.site._leaderboard_rows import Boards
 from registry.site._results import hardware_bytes
 from registry.site._sanitize import LinkResolver, render_markdown
 
@@ -51,6 +52,14 @@ class SiteContext:
     def backlinks(self) -> Backlinks:
         """For each record id, the records that point at it and how (``model``, ``related``, ``link``)."""
         return Backlinks(self.index)
+
+    @cached_property
+    def boards(self) -> Boards:
+        """Every benchmark record's row (its figures, bounds and source), grouped by leaderboard and by
+        accelerator: made once, for the leaderboards, the benchmarks index and the summaries of results
+        on model, hardware and engine pages."""
+        records = [e.record for e in self.index.of_kind("benchmark") if isinstance(e.record, Benchmark)]
+        return Boards.of(records, self.results)
 
     @cached_property
     def hardware_by_memory(self) -> list[tuple[int, str, list[str]]]:

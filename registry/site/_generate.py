@@ -17,7 +17,7 @@ from typing import TextIO
 from registry.checker.pipeline import CheckResult
 from registry.codes import all_rules
 from registry.kinds.records import KINDS
-from registry.site import _leaderboards, _paths, _serving
+from registry.site import _leaderboards, _paths, _serving, _summaries
 from registry.site._collections import render_collection, render_home_summary
 from registry.site._context import SiteContext
 from registry.site._downloads import stage_database, write_downloads
@@ -106,7 +106,7 @@ def generate(
     collected = records.collected
     for kind_folder in KINDS.values():
         if kind_folder == "benchmarks":
-            continue  # the leaderboards' module writes it, from the rows it ranks
+            continue  # written from the leaderboards' rows (registry.site._summaries)
         count, rows = collected.counts[kind_folder], collected.text(kind_folder)
         folder.write_parts(_paths.collection_page(kind_folder), render_collection(kind_folder, count, rows))
     folder.write(HOME_SNIPPET, render_home_summary(collected))
@@ -114,6 +114,7 @@ def generate(
         folder.write(page, text)
     for page, text in _serving.pages(context):
         folder.write(page, text)
+    folder.write(_summaries.BENCHMARKS_INDEX, _summaries.benchmarks_index(context))
     for page, render in references.items():
         folder.write(page, render())
     removed = folder.prune()

@@ -21,6 +21,7 @@ __all__ = [
     "Html",
     "attribute",
     "attrs",
+    "badge",
     "block",
     "element",
     "escape",
@@ -116,6 +117,11 @@ def _attribute_name(keyword: str) -> str:
     """``data_sort`` → ``data-sort``, ``class_`` → ``class``: the few names the pages use, worked
     out once each rather than once per element."""
     return keyword.rstrip("_").replace("_", "-")
+
+
+def badge(word: str, kind: str) -> Html:
+    """A verdict or status badge; ``kind`` picks its colour (``agrees``, ``disagrees``, ``neutral``...)."""
+    return element("span", word, class_=f"badge badge-{kind}")
 
 
 def join(parts: Iterable[object], separator: str = "") -> Html:

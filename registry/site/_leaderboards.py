@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from registry.kinds.records import Benchmark, Model
+from registry.kinds.records import Model
 from registry.site import _figures, _parts, _paths, _result_table
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
@@ -49,7 +49,6 @@ __all__ = [
 BREAK = Html("<br>")
 FOLDER = f"{_paths.GENERATED}/leaderboards"
 INDEX = f"{FOLDER}/index.md"
-BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 
 
 def model_name(context: SiteContext, model: str) -> str:
@@ -82,17 +81,12 @@ def hardware_page(hardware: str) -> str:
 
 def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
     """Every leaderboard page, per accelerator page and the index, as (path, Markdown)."""
-    records = [e.record for e in context.index.of_kind("benchmark") if isinstance(e.record, Benchmark)]
-    boards = Boards.of(records, context.results)
+    boards = context.boards
     for board, rows in boards.by_board.items():
         yield page_of(board), render_board(context, board, rows)
     for hardware, rows in boards.by_hardware.items():
         yield hardware_page(hardware), render_hardware(context, hardware, rows)
     yield INDEX, render_index(context, boards)
-    yield (
-        BENCHMARKS_INDEX,
-        render_benchmarks(context, [row for rows in boards.by_board.values() for row in rows]),
-    )
 
 
 def _figure(value: float | None, unit: str) -> str:
@@ -196,8 +190,8 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
             [
                 f"{len(rows):,} benchmark record{'s' if len(rows) != 1 else ''} on ",
                 context.record_link(page, hardware),
-                ", highest throughput per accelerator first; sort by any column, or filter by a model's "
-                "name. ",
+                ", by model and scenario, the highest throughput per accelerator first; sort by any "
+                "column, or filter by a model's name. ",
                 link(_paths.href(page, INDEX), "All leaderboards"),
                 ".",
             ]
@@ -206,7 +200,9 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     return (
         _parts.front_matter(f"Results on {name}", hide=WIDE)
         + block(element("h1", f"Results on {name}"), intro)
-        + results_table(context, page, rows, with_model=True, latency_columns=False)
+        + results_table(
+            context, page, by_model(context, rows), with_model=True, latency_columns=False, keep_order=True
+        )
     )
 
 
@@ -266,26 +262,18 @@ def render_index(context: SiteContext, boards: Boards) -> str:
     )
 
 
-def render_benchmarks(context: SiteContext, rows: list[Entry]) -> str:
-    """The benchmarks index: every benchmark record as a readable row, highest throughput per
-    accelerator first, with links to the leaderboards."""
-    page = BENCHMARKS_INDEX
-    count = f"{len(rows):,} record{'s' if len(rows) != 1 else ''}"
-    intro = element(
-        "p",
-        join(
-            [
-                "Serving measurements, each with the run around it: model, system, engine, precision, "
-                f"scenario, throughput, the latency it met and where it comes from. {count}; sort by any "
-                "column or filter by any word. Ranked per model and scenario, and per accelerator, in the ",
-                link(_paths.href(page, INDEX), "leaderboards"),
-                ".",
-            ]
+def by_model(context: SiteContext, rows: list[Entry]) -> list[Entry]:
+    """Rows by model name, benchmark and scenario, the highest throughput per accelerator first in each."""
+    metric = metric_of(rows)
+    name = metric[0] if metric else ""
+    return sorted(
+        rows,
+        key=lambda r: (
+            model_name(context, r.model),
+            r.benchmark,
+            r.scenario,
+            name not in r.per_accelerator,
+            -r.per_accelerator.get(name, 0.0),
+            r.id,
         ),
     )
-    table = (
-        results_table(context, page, rows, with_model=True, latency_columns=False)
-        if rows
-        else block(element("p", "No benchmark record yet."))
-    )
-    return _parts.front_matter("Benchmarks", hide=WIDE) + block(element("h1", "Benchmarks"), intro) + table

@@ -19,7 +19,7 @@ from registry.engine.dtypes import bytes_per_element
 from registry.engine.layers import LayerGroup, LayerGroups, Mechanism, Parallel, Recurrent
 from registry.engine.trace import layer_span
 from registry.kinds.records import Model
-from registry.site import _calculator, _parts, _paths
+from registry.site import _calculator, _parts, _paths, _summaries
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, attrs, block, element, join, link, table
 from registry.site._model_figures import Chart, cache_tables, memory_chart
@@ -41,7 +41,11 @@ def render(context: SiteContext, entry: Entry) -> tuple[str, dict[str, str]]:
     page = _paths.record_page(entry.id)
     geometry = context.results.models[entry.id]
     layout, problem = geometry.layout, geometry.error
-    parts = [_parts.header(context, entry, page), "## Model\n" + block(_identity(model, layout))]
+    parts = [
+        _parts.header(context, entry, page),
+        "## Model\n" + block(_identity(model, layout)),
+        _summaries.model_section(context, page, entry.id),
+    ]
     files: dict[str, str] = {}
     if layout is None:
         parts.append(

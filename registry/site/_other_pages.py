@@ -5,7 +5,7 @@ from __future__ import annotations
 from registry.checker.index import Entry
 from registry.kinds.equipment import COMPUTE_DTYPES, by_format
 from registry.kinds.records import Capability, Engine, Hardware
-from registry.site import _parts, _paths
+from registry.site import _parts, _paths, _summaries
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link, table
 from registry.site._results import bytes_text, hardware_bytes
@@ -43,6 +43,7 @@ def render_engine(context: SiteContext, entry: Entry) -> str:
             _parts.header(context, entry, page),
             "## Engine\n" + block(facts),
             "## Capabilities\n" + block(_capabilities(engine)),
+            _summaries.engine_section(context, page, entry.id),
             _parts.findings(context, entry),
             _parts.prose(context, entry, page),
             _parts.sources(entry),
@@ -116,6 +117,7 @@ def render_hardware(context: SiteContext, entry: Entry) -> str:
             _parts.header(context, entry, page),
             "## Hardware\n" + block(facts),
             _peaks(hardware),
+            _summaries.hardware_section(context, page, entry.id),
             _parts.findings(context, entry),
             _parts.prose(context, entry, page),
             _parts.sources(entry),

@@ -15,6 +15,7 @@ from registry.kinds.records import Erratum, Source
 from registry.site import _paths
 from registry.site._context import SiteContext, outgoing
 from registry.site._html import Html, block, element, escape, escape_attr, join, link, table
+from registry.site._html import badge as badge  # the pages call it _parts.badge; it lives with the HTML
 
 EVIDENCE_WORDS = {
     "architectural": "follows from the published geometry",
@@ -35,11 +36,6 @@ def front_matter(title: str, description: str = "", hide: tuple[str, ...] = ()) 
         # the theme prints the description inside an attribute
         lines.append(f"description: {json.dumps(escape_attr(description), ensure_ascii=False)}")
     return "\n".join([*lines, "---", ""]) + "\n"
-
-
-def badge(word: str, kind: str) -> Html:
-    """A verdict or status badge; ``kind`` picks its colour (``agrees``, ``disagrees``, ``neutral``...)."""
-    return element("span", word, class_=f"badge badge-{kind}")
 
 
 def fact_table(rows: Iterable[tuple[str, object]]) -> Html:
@@ -119,8 +115,11 @@ def links(context: SiteContext, entry: Entry, page: str) -> str:
     to it."""
     related = _unique([target for target, how in _outgoing(entry) if how != "link"])
     incoming: dict[str, list[str]] = {}
+    # A model's, a part's or an engine's benchmarks are summed up in its "Serving results" section.
+    summed_up = entry.record.kind in ("model", "hardware", "engine")
     for source, how in context.backlinks.get(entry.id):
-        incoming.setdefault(source, []).append(how)
+        if not (summed_up and source.startswith("benchmarks/")):
+            incoming.setdefault(source, []).append(how)
     parts: list[object] = []
     if related:
         items = "".join(

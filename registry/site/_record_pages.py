@@ -124,7 +124,7 @@ def _batches(
         forked()
         yield from (_render_batch(context, docs_dir, chunk) for chunk in chunks)
         return
-    _ = context.backlinks, context.hardware_by_memory  # computed once, before the workers share them
+    _ = context.backlinks, context.hardware_by_memory, context.boards  # once, before the workers share them
     _prepare_renderers()
     _SHARED[:] = [context]
     # Out of the collector's sight while the workers run: a worker's collection would otherwise walk,

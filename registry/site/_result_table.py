@@ -30,7 +30,15 @@ from registry.site._leaderboard_rows import (
 )
 from registry.site._tables import Column, Row, readable_block
 
-__all__ = ["SCENARIO_WORDS", "ranked", "result_columns", "result_row", "results_table", "scenario_words"]
+__all__ = [
+    "SCENARIO_WORDS",
+    "engine_name",
+    "ranked",
+    "result_columns",
+    "result_row",
+    "results_table",
+    "scenario_words",
+]
 
 SCENARIO_WORDS = {
     "offline": "Offline",
@@ -140,6 +148,14 @@ def _engine(context: SiteContext, page: str, entry: Entry) -> Html | str:
         return join([version]) if version else "not stated"
     name = context.record_link(page, entry.engine, _name(context, entry.engine))
     return join([name, BREAK, version]) if version else name
+
+
+def engine_name(context: SiteContext, page: str, entry: Entry) -> Cell:
+    """The engine's name alone, its version as the record writes it on hover: for a narrow table."""
+    if entry.engine is None:
+        return Cell(entry.engine_version or "not stated")
+    named = context.record_link(page, entry.engine, _name(context, entry.engine))
+    return Cell(named, sort=_name(context, entry.engine), title=entry.engine_version)
 
 
 def _precision(entry: Entry) -> str:
@@ -275,14 +291,16 @@ def results_table(
     with_scenario: bool = True,
     latency_columns: bool = True,
     caption: str | None = None,
+    keep_order: bool = False,
 ) -> str:
     """The readable table of ``entries``, highest throughput per accelerator first, as a raw block of
     a Markdown page; ``metric`` defaults to the first throughput any row states. A note above it says
     what the derived mark means when a shown figure is derived. A page of one model (one scenario)
-    leaves its column out with ``with_model`` (``with_scenario``) false."""
+    leaves its column out with ``with_model`` (``with_scenario``) false; ``keep_order`` keeps the
+    order ``entries`` come in (a page of several models, grouped by model)."""
     chosen = metric or metric_of(entries)
     name = chosen[0] if chosen else None
-    rows = ranked(entries, name)
+    rows = list(entries) if keep_order else ranked(entries, name)
     derived = any(name in e.derived or name in e.derived_per_system for e in rows) if name else False
     return readable_block(
         result_columns(

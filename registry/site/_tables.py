@@ -30,14 +30,16 @@ Row = Mapping[str, object]
 @dataclass(frozen=True)
 class Column:
     """One column: its key in the rows, its header, whether it is a number (right-aligned, sorted as
-    a number by ``Cell.sort``), whether it sits behind "more columns", and what its header means (the
-    header's hover text)."""
+    a number by ``Cell.sort``), whether it sits behind "more columns", what its header means (the
+    header's hover text), and a class for its cells."""
 
     key: str
     header: str
     numeric: bool = False
     more: bool = False
     explain: str | None = None
+    class_: str | None = None
+    """A class every cell of the column carries (``nowrap``: short words the table must not break)."""
 
 
 def _filled(value: object) -> bool:
@@ -64,7 +66,9 @@ def _header(column: Column) -> Html:
 
 def _cell(column: Column, value: object) -> Html:
     found = value if isinstance(value, Cell) else Cell("" if value is None else value)
-    classes = " ".join(c for c in (found.class_, "num" if column.numeric else None) if c) or None
+    classes = (
+        " ".join(c for c in (found.class_, column.class_, "num" if column.numeric else None) if c) or None
+    )
     return element(
         "td",
         found.content,

@@ -12,10 +12,22 @@
     return sort !== null ? sort : cell.textContent.trim();
   }
 
+  /* A number column's cell with no data-sort value is read with its unit of time, so that "18.6 s"
+   * sorts above "498 ms"; thousands separators are dropped. Other units are taken as written. */
+  var SECONDS = { ns: 1e-9, "µs": 1e-6, us: 1e-6, ms: 1e-3, s: 1, min: 60, h: 3600 };
+
+  function numberOf(text) {
+    var found = /^[~≈]?\s*(-?[0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)\s*(ns|µs|us|ms|s|min|h)?(?![a-z])/i
+      .exec(String(text).trim());
+    if (!found) return NaN;
+    var value = parseFloat(found[1].replace(/,/g, ""));
+    return found[2] ? value * SECONDS[found[2] === "µs" ? "µs" : found[2].toLowerCase()] : value;
+  }
+
   function compare(numeric) {
     return function (a, b) {
       if (numeric) {
-        var x = parseFloat(a.value), y = parseFloat(b.value);
+        var x = numberOf(a.value), y = numberOf(b.value);
         var xMissing = isNaN(x), yMissing = isNaN(y);
         if (xMissing || yMissing) return xMissing - yMissing; /* blanks last */
         return x - y;
