@@ -149,3 +149,14 @@ def test_a_bound_far_above_every_result_is_named_under_the_chart() -> None:
     assert note is not None
     assert "80,000 or more" in note.group(1) and "&lt;script&gt;" in note.group(1)
     assert "GPU, 800" not in note.group(1)  # the near one is drawn, not named
+
+
+def test_a_bounds_word_stays_inside_the_chart_when_its_line_starts_at_the_right_edge() -> None:
+    for plot in (WIDE, NARROW):
+        roof = RoofLine("late", ((99.0, 50.0), (100.0, 40.0)), "GPU")
+        svg = scatter(
+            "c", [_marker(0, 1, 30), _marker(1, 100, 20)], [], [roof], plot=plot, title="t", description="d"
+        )
+        word = ElementTree.fromstring(svg).find(".//{http://www.w3.org/2000/svg}text[@class='roof-label']")
+        assert word is not None and word.text == "bound"
+        assert float(word.get("x", "0")) + 5 * 7 <= plot.width - plot.right

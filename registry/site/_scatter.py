@@ -265,7 +265,8 @@ def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float,
     label = ""
     if visible:  # each roof's word a little further along, so that close lines' words stay apart
         x, y = visible[min(len(visible) - 1, 4 * number)]
-        label = _text(x + 4, y - 5, "bound", ' class="roof-label"', fill=roof.colour)
+        # the word fits inside the plot however far right its point is (about 7 px a letter)
+        label = _text(min(x + 4, right - 40), y - 5, "bound", ' class="roof-label"', fill=roof.colour)
     return (
         f'<g class="roof"{attribute("data-hardware", roof.hardware)}>'
         f"<title>{escape('Physical bound, not a result: ' + roof.label)}</title>"
