@@ -8,8 +8,10 @@ import random
 import re
 from xml.etree import ElementTree
 
+from registry.results import Roof
 from registry.site._scatter import NARROW, WIDE, Marker, RoofLine, scatter
-from registry.site._serving_chart import json_data
+from registry.site._serving import highest_roofs
+from registry.site._serving_chart import chart_block, json_data
 from registry.site._serving_points import Interactivity, Point, front_of
 
 HOSTILE = '</script><script>alert(1)</script><img src=x onerror="alert(2)"> & \u2028'
@@ -111,3 +113,50 @@ def test_the_filters_data_cannot_close_its_script_element() -> None:
     text = inner.group(1)
     assert not set("<>&\u2028") & set(text)
     assert json.loads(text)[0]["hardware"] == HOSTILE
+
+
+def test_one_roof_per_accelerator_bounds_every_roof_of_its_results() -> None:
+    low = Roof(
+        "decode roof: 8 × GPU, short prompts",
+        "hardware/gpu",
+        8,
+        ((10.0, 900.0), (20.0, 600.0), (40.0, 100.0)),
+    )
+    late = Roof("decode roof: 4 × GPU, long prompts", "hardware/gpu", 4, ((20.0, 800.0), (30.0, 300.0)))
+    other = Roof(HOSTILE, "hardware/other", 8, ((1.0, 50.0), (2.0, 40.0)))
+    lines = {line.hardware: line for line in highest_roofs({"GPU": [low, late], HOSTILE: [other]})}
+    assert set(lines) == {"GPU", HOSTILE}
+    gpu = dict(lines["GPU"].points)
+    for each in (low, late):
+        for x, y in each.points():
+            assert gpu[x] >= y  # a bound on each result's own bound
+    assert gpu[10.0] == 900.0 and gpu[20.0] == 800.0  # below its first sample a roof holds its first
+    assert gpu[40.0] == 100.0  # past its last sample a roof bounds nothing there
+    assert (
+        lines["GPU"].label == "GPU: the highest of 2 roofs of its results" and lines[HOSTILE].label == HOSTILE
+    )
+    svg = scatter("c", [_marker(0, 1.5, 30)], [], [lines[HOSTILE]], plot=WIDE, title="t", description="d")
+    group = ElementTree.fromstring(svg).find("{http://www.w3.org/2000/svg}g[@class='roof']")
+    assert group is not None and group.get("data-hardware") == HOSTILE  # an attribute, escaped
+
+
+def test_a_bound_far_above_every_result_is_named_under_the_chart() -> None:
+    points = [point("a", 10, 100, hardware=HOSTILE), point("b", 20, 50, hardware="GPU")]
+    far = RoofLine("far", ((5.0, 90_000.0), (30.0, 80_000.0)), HOSTILE)
+    near = RoofLine("near", ((5.0, 900.0), (30.0, 800.0)), "GPU")
+    html = chart_block("c", points, ["a.html", "b.html"], ["a", "b"], [far, near], title="t")
+    note = re.search(r'<p class="serving-note">([^<]*)</p>', html)
+    assert note is not None
+    assert "80,000 or more" in note.group(1) and "&lt;script&gt;" in note.group(1)
+    assert "GPU, 800" not in note.group(1)  # the near one is drawn, not named
+
+
+def test_a_bounds_word_stays_inside_the_chart_when_its_line_starts_at_the_right_edge() -> None:
+    for plot in (WIDE, NARROW):
+        roof = RoofLine("late", ((99.0, 50.0), (100.0, 40.0)), "GPU")
+        svg = scatter(
+            "c", [_marker(0, 1, 30), _marker(1, 100, 20)], [], [roof], plot=plot, title="t", description="d"
+        )
+        word = ElementTree.fromstring(svg).find(".//{http://www.w3.org/2000/svg}text[@class='roof-label']")
+        assert word is not None and word.text == "bound"
+        assert float(word.get("x", "0")) + 5 * 7 <= plot.width - plot.right

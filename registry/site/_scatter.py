@@ -1,7 +1,7 @@
 """A model's serving chart as static SVG: output tokens/s per accelerator against tokens/s per user.
 
 One marker per result (colour: the accelerator; shape: the source), the Pareto front of each precision
-as a line through exactly its non-dominated points, each physical roof as a red dashed line labelled as
+as a line through exactly its non-dominated points, each physical roof as a dashed line labelled as
 a bound, and the results with no per-user rate in a band of their own at the left edge. A result placed
 by the TPOT limit it met carries an arrow to the right: it is at least that interactive. Every marker is
 a link to its record with a ``<title>`` (the hover and the accessible name) that names the system, the
@@ -23,11 +23,25 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from registry.site._html import Html, escape, escape_attr
+from registry.site._html import Html, attribute, escape, escape_attr
 
-__all__ = ["FRONT_DASHES", "NARROW", "ROOF_COLOUR", "WIDE", "Marker", "Plot", "RoofLine", "scatter"]
+__all__ = [
+    "FRONT_DASHES",
+    "NARROW",
+    "ROOF_CAP",
+    "ROOF_COLOUR",
+    "WIDE",
+    "Marker",
+    "Plot",
+    "RoofLine",
+    "lowest_in_range",
+    "scatter",
+]
 
 ROOF_COLOUR = "#B2182B"
+ROOF_CAP = 20
+"""A roof more than this many times the fastest result is cut off at the chart's top rather than let it
+crush the results into the bottom; the page names it under the chart (:func:`lowest_in_range`)."""
 FRONT_DASHES = ("", "7 4", "2 3", "10 3 2 3", "4 2 1 2")
 """One dash pattern per precision's front, in the order the legend lists them."""
 
@@ -50,10 +64,14 @@ class Marker:
 
 @dataclass(frozen=True)
 class RoofLine:
-    """A physical bound drawn as a line: its words and its (tokens/s per user, tok/s per accelerator)."""
+    """A physical bound drawn as a line: its words, its (tokens/s per user, tok/s per accelerator)
+    points, the accelerator it bounds (the filters hide it with that accelerator's results) and its
+    colour (that accelerator's)."""
 
     label: str
     points: tuple[tuple[float, float], ...]
+    hardware: str = ""
+    colour: str = ROOF_COLOUR
 
 
 @dataclass(frozen=True)
@@ -147,12 +165,10 @@ def scatter(
     placed = [m for m in markers if m.x is not None]
     xs = [m.x for m in placed if m.x is not None]
     ys = [m.y for m in markers]
-    cap = max(ys, default=1.0) * 4  # a roof far above every result does not crush them
-    roof_xs = [x for roof in roofs for x, y in roof.points if y <= cap and x > 0]
-    roof_ys = [y for roof in roofs for x, y in roof.points if y <= cap and y > 0]
-    x_axis = _axis(
-        xs + [x for x in roof_xs if not xs or min(xs) / 4 <= x <= max(xs) * 4], plot_left, plot_right
-    )
+    cap = max(ys, default=1.0) * ROOF_CAP
+    # the rates are the results' (a roof is cut to them); the outputs take in the roofs up to the cap
+    roof_ys = [y for roof in roofs for x, y in roof.points if y <= cap and y > 0 and _within(x, xs)]
+    x_axis = _axis(xs, plot_left, plot_right)
     y_axis = _axis(ys + roof_ys, plot_bottom, plot_top)
     clip = f"{chart_id}-plot"
     parts = [
@@ -166,7 +182,7 @@ def scatter(
         _grid(x_axis, y_axis, p, plot_left, plot_right, plot_top, plot_bottom),
         _band(p, plot_top, plot_bottom),
     ]
-    parts += [_roof(roof, x_axis, y_axis, clip, plot_right) for roof in roofs]
+    parts += [_roof(roof, x_axis, y_axis, clip, plot_right, n) for n, roof in enumerate(roofs)]
     for number, (precision, front) in enumerate(fronts):
         parts.append(_front(precision, front, FRONT_DASHES[number % len(FRONT_DASHES)], x_axis, y_axis))
     band_centre = p.left + p.band / 2
@@ -178,6 +194,20 @@ def scatter(
             parts.append(_marker(marker, x_axis.at(marker.x), y_axis.at(marker.y)))
     parts.append("</svg>")
     return Html("".join(parts))
+
+
+def lowest_in_range(roof: RoofLine, markers: Sequence[Marker]) -> float | None:
+    """The roof's lowest output over the rates the chart shows, when that is beyond its top (more than
+    :data:`ROOF_CAP` times the fastest result): where the reader cannot see the line, the page says."""
+    xs = [m.x for m in markers if m.x is not None]
+    shown = [y for x, y in roof.points if _within(x, xs)] or [y for _x, y in roof.points]
+    lowest = min(shown, default=None)
+    fastest = max((m.y for m in markers), default=0.0)
+    return lowest if lowest is not None and lowest > fastest * ROOF_CAP else None
+
+
+def _within(x: float, xs: Sequence[float]) -> bool:
+    return bool(xs) and min(xs) <= x <= max(xs)
 
 
 def _grid(x_axis: _Axis, y_axis: _Axis, p: Plot, left: float, right: float, top: float, bottom: float) -> str:
@@ -221,8 +251,9 @@ def _band(p: Plot, top: float, bottom: float) -> str:
     )
 
 
-def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float) -> str:
-    """A bound as a red dashed line, clipped to the plot, with the word "bound" at its left end."""
+def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float, number: int) -> str:
+    """A bound as a dashed line in its accelerator's colour, clipped to the plot, with the word "bound"
+    at its left end."""
     shown = [(x, y) for x, y in roof.points if x > 0 and y > 0]
     if len(shown) < 2:
         return ""
@@ -232,12 +263,14 @@ def _roof(roof: RoofLine, x_axis: _Axis, y_axis: _Axis, clip: str, right: float)
         (x, y) for x, y in coordinates if x_axis.start <= x <= right and y_axis.end <= y <= y_axis.start
     ]
     label = ""
-    if visible:
-        x, y = visible[0]
-        label = _text(x + 4, y - 5, "bound", ' class="roof-label"', fill=ROOF_COLOUR)
+    if visible:  # each roof's word a little further along, so that close lines' words stay apart
+        x, y = visible[min(len(visible) - 1, 4 * number)]
+        # the word fits inside the plot however far right its point is (about 7 px a letter)
+        label = _text(min(x + 4, right - 40), y - 5, "bound", ' class="roof-label"', fill=roof.colour)
     return (
-        f'<g class="roof"><title>{escape("Physical bound, not a result: " + roof.label)}</title>'
-        f'<polyline points="{points}" fill="none" stroke="{ROOF_COLOUR}" stroke-width="2" '
+        f'<g class="roof"{attribute("data-hardware", roof.hardware)}>'
+        f"<title>{escape('Physical bound, not a result: ' + roof.label)}</title>"
+        f'<polyline points="{points}" fill="none" stroke="{escape_attr(roof.colour)}" stroke-width="2" '
         f'stroke-dasharray="9 4" clip-path="url(#{clip})"/>{label}</g>'
     )
 

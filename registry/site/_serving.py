@@ -12,14 +12,16 @@ says it is derived.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from registry.kinds.records import Benchmark
+from registry.results import Roof, roof
 from registry.site import _figures, _parts, _paths
 from registry.site._context import SiteContext
 from registry.site._html import Cell, Html, block, element, join, link
 from registry.site._leaderboards import model_name
 from registry.site._result_table import SCENARIO_WORDS, results_table
+from registry.site._scatter import RoofLine
 from registry.site._serving_chart import chart_block, hover_text
 from registry.site._serving_tables import (
     SCENARIOS,
@@ -95,6 +97,43 @@ def _intro(
     return parts
 
 
+def roof_lines(context: SiteContext, results: Sequence[Result]) -> list[RoofLine]:
+    """The roofs of the charted results (:func:`registry.results.roof`), one line per accelerator; a
+    result whose roof cannot be worked out (no bandwidth on its datasheet, say) adds none."""
+    by_hardware: dict[str, list[Roof]] = defaultdict(list)
+    for result in results:
+        found = roof(context.results, result.record.id)
+        if isinstance(found, Roof) and result.point is not None:
+            by_hardware[result.point.hardware].append(found)
+    return highest_roofs(by_hardware)
+
+
+def highest_roofs(by_hardware: Mapping[str, Sequence[Roof]]) -> list[RoofLine]:
+    """For each accelerator, at each rate its results' roofs are sampled at, the highest of them.
+
+    Each result's roof bounds that result; the highest at each rate bounds every result on the
+    accelerator, so one line per accelerator is a bound on all its points."""
+    lines = []
+    for hardware, roofs in sorted(by_hardware.items()):
+        rates = sorted({x for each in roofs for x, _ in each.points()})
+        highest = [(x, max(_bound_at(each, x) for each in roofs)) for x in rates]
+        count = len({each.points() for each in roofs})
+        label = roofs[0].label if count == 1 else f"{hardware}: the highest of {count} roofs of its results"
+        lines.append(RoofLine(label, tuple(highest), hardware))
+    return lines
+
+
+def _bound_at(each: Roof, rate: float) -> float:
+    """A roof's bound at ``rate``. Below its first sample the curve only rises (there the memory caps
+    the batch, and the rate times a fixed batch grows with the rate), so its first sample bounds it;
+    past its last no system is that interactive, and it bounds at zero."""
+    points = each.points()
+    if points and rate < points[0][0]:
+        return points[0][1]
+    found = each.at(rate)
+    return found if found is not None else 0.0
+
+
 def _chart(context: SiteContext, page: str, name: str, results: Sequence[Result]) -> str:
     charted = [r for r in results if r.point is not None]
     points = [r.point for r in charted if r.point is not None]
@@ -106,9 +145,26 @@ def _chart(context: SiteContext, page: str, name: str, results: Sequence[Result]
         for p in points
     ]
     title = f"{name}: output tok/s per accelerator against tok/s per user"
-    return "\n## Throughput against interactivity\n" + chart_block(
-        "serving", points, hrefs, hover, (), title=title
+    roofs = roof_lines(context, charted)
+    words = CHART_WORDS + (ROOF_WORDS if roofs else "")
+    return (
+        "\n## Throughput against interactivity\n"
+        + block(element("p", words))
+        + chart_block("serving", points, hrefs, hover, roofs, title=title)
     )
+
+
+CHART_WORDS = (
+    "One marker per result, coloured by accelerator and shaped by source; each links to its record, and "
+    "hovering or focusing one names its system, accelerators, engine, precision and both figures. The "
+    "line of each precision is its Pareto front: the results no other of that precision beats on both "
+    "axes. Results with no per-user rate (Offline) sit in the band at the left. "
+)
+ROOF_WORDS = (
+    "Dashed lines are physical bounds, not results: for each accelerator, the highest of its results' "
+    "roofs (the sequences memory holds and bandwidth can serve in a step's time, under the dense compute "
+    "peak), which no result on it can pass."
+)
 
 
 def render_model(
@@ -190,5 +246,5 @@ def render_home(context: SiteContext, ranked: Sequence[tuple[str, Sequence[Resul
     return (
         "## Serving results\n\nOutput per accelerator against interactivity, with the Pareto front, for the "
         "models with the most results:\n"
-        + block(element("ul", join(items)), element("p", join([every, "."])))
+        + block(element("ul", join(items)), element("p", join([every, "."])), searchable=False)
     )

@@ -11,9 +11,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
+from registry.site import _figures
 from registry.site._html import Html, block, element, join
-from registry.site._scatter import FRONT_DASHES, NARROW, ROOF_COLOUR, WIDE, Marker, RoofLine, scatter
+from registry.site._scatter import (
+    FRONT_DASHES,
+    NARROW,
+    ROOF_CAP,
+    ROOF_COLOUR,
+    WIDE,
+    Marker,
+    RoofLine,
+    lowest_in_range,
+    scatter,
+)
 from registry.site._serving_points import SOURCE_KINDS, Point, front_of
 from registry.site._svg import PALETTE
 
@@ -82,6 +94,22 @@ def _swatch(colour: str, dash: str = "", width: float = 1.5) -> Html:
     )
 
 
+def _above(roofs: Sequence[RoofLine], markers: Sequence[Marker]) -> Html | str:
+    """A sentence naming the bounds beyond the chart's top, with the least each reaches on it."""
+    found = [
+        (roof.hardware, lowest) for roof in roofs if (lowest := lowest_in_range(roof, markers)) is not None
+    ]
+    if not found:
+        return ""
+    named = "; ".join(f"{hardware}, {_figures.number(lowest)} or more" for hardware, lowest in found)
+    return element(
+        "p",
+        f"Bounds above the chart's top (more than {ROOF_CAP} times the fastest result), in output tok/s per "
+        f"accelerator over the rates shown: {named}.",
+        class_="serving-note",
+    )
+
+
 def _legend(colours: dict[str, str], precisions: Sequence[str], roofs: bool, at_least: bool) -> Html:
     """The key, as HTML under the chart: it wraps on a phone where SVG text could not."""
     items = [
@@ -101,7 +129,8 @@ def _legend(colours: dict[str, str], precisions: Sequence[str], roofs: bool, at_
         for i, precision in enumerate(precisions)
     ]
     if roofs:
-        items.append(element("li", join([_swatch(ROOF_COLOUR, "9 4", 2), " physical bound (not a result)"])))
+        words = " physical bound in its accelerator's colour: no result can pass it (not a result)"
+        items.append(element("li", join([_swatch(ROOF_COLOUR, "9 4", 2), words])))
     return element("ul", join(items), class_="serving-legend")
 
 
@@ -117,6 +146,7 @@ def chart_block(
     """The chart's block on a page: both drawings, the legend, the data and the caption."""
     front = front_of(points)
     colours = _colours(points)
+    roofs = [replace(roof, colour=colours.get(roof.hardware, ROOF_COLOUR)) for roof in roofs]
     markers = [
         Marker(
             index=i,
@@ -143,7 +173,7 @@ def chart_block(
         f"{len(points):,} results, one marker each: output tokens per second per accelerator against "
         "tokens per second per user, coloured by accelerator, shaped by source; each marker links to its "
         "record. Lines: the Pareto front of each precision"
-        + ("; red dashed lines are physical bounds, not results" if roofs else "")
+        + ("; dashed lines are physical bounds, one per accelerator, not results" if roofs else "")
         + ". Results with no per-user rate sit in the band at the left edge."
     )
     drawings = [
@@ -159,6 +189,7 @@ def chart_block(
         element("div", join(drawings), class_="serving-drawings"),
         caption,
         _legend(colours, precisions, bool(roofs), at_least),
+        _above(roofs, markers),
         json_data(points, front),
         class_="chart serving",
         searchable=False,

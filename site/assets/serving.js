@@ -128,6 +128,10 @@
       Array.prototype.forEach.call(chart.querySelectorAll("a.point"), function (a) {
         a.style.display = shown[+a.getAttribute("data-i")] ? "" : "none";
       });
+      var hardware = selects.hardware ? selects.hardware.value : "";
+      Array.prototype.forEach.call(chart.querySelectorAll("g.roof"), function (roof) {
+        roof.style.display = hardware === "" || roof.getAttribute("data-hardware") === hardware ? "" : "none";
+      });
       var onFront = front(rows, shown);
       Array.prototype.forEach.call(chart.querySelectorAll("svg.serving-chart"), function (svg) {
         redraw(svg, onFront, dashes);
