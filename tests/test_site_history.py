@@ -10,6 +10,7 @@ from registry.authoring.importers.mlperf import SourceOptions, import_mlperf
 from registry.checker.pipeline import check
 from registry.site._context import SiteContext
 from registry.site._history import pages
+from registry.site._run_page import render
 from tests.test_import_mlperf import make_root
 from tests.test_import_mlperf_rounds import JSON_TABLE
 
@@ -25,3 +26,14 @@ def test_history_table_and_chart(tmp_path: Path) -> None:
     assert ">4,251.6<" in text and "output tok/s per accelerator" in text  # 34012.5 / 8, derived
     assert "<svg" in text and "<script>" not in text
     assert "registry query" in text
+
+
+def test_a_run_page_shows_the_result_id_and_the_other_benchmark_it_is_filed_under(tmp_path: Path) -> None:
+    root = make_root(tmp_path)
+    import_mlperf(root, [JSON_TABLE], SourceOptions())
+    result = check(root, sorted((root / "records").rglob("*.yaml")))
+    context = SiteContext.from_check(result)
+    entry = context.index.entries["benchmarks/mlperf-v5.1-example-h200x8_trt-llama2-70b-99.9-offline"]
+    page = render(context, entry)
+    assert "Result ID" in page and "5.1-0007" in page
+    assert "llama2-70b-99 (data row 2)" in page

@@ -177,6 +177,14 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
             ("Availability", source.availability if source else None),
             ("Result ID", _leaderboards.origin_of(run).result_id),
             ("Submitter", source.submitter if source else None),
+            ("Result ID", source.result_id if source else None),
+            ("Inferred", "yes: the table marks this result inferred" if source and source.inferred else None),
+            (
+                "Also filed as",
+                ", ".join(f"{a.benchmark} (data row {a.row:,})" for a in source.also_filed_as)
+                if source and source.also_filed_as
+                else None,
+            ),
             ("Run log verdict", valid),
             ("Model", context.record_link(page, run.model)),
             ("Hardware", on or None),

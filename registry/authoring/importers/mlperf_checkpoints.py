@@ -40,6 +40,17 @@ OTHER_CHECKPOINTS = {
         ("llama3_1-70b-fp8_trtllm", "meta-llama/Llama-3.1-70B-Instruct"),
     )
 } | {
+    # v6.0's results repository as read (a fork of mlcommons', the one the v6.0 table is read from):
+    # the run's measurements.json, "starting_weights_filename": the Instruct checkpoint, and
+    # "weight_transformations": "fp8 quantization (dynamic)".
+    ("v6.0", "Krai", "llama3_1-70b-fp8_dyn"): OtherCheckpoint(
+        "meta-llama/Llama-3.1-70B-Instruct",
+        "models/llama-3.1-70b",
+        "gbeezybez/inference_results_v6.0",
+        "232fbf90fceb1d55b633030556fb02deddb4517b",
+        "open/Krai/results/h200_n1-vllm/llama3_1-70b-fp8_dyn/offline/measurements.json",
+        "fp8",
+    ),
     ("v5.1", "Krai", "llama2-70b-fp8_quark"): OtherCheckpoint(
         "meta-llama/Llama-2-70b-chat-hf", "models/llama-2-70b-chat", *_KRAI_V5_1, _KRAI_DOC, "fp8", False
     ),
@@ -78,6 +89,17 @@ def model_note(row: SummaryRow, benchmark: str) -> tuple[str, ...]:
     return ()
 
 
+def precision_note(row: SummaryRow) -> tuple[str, ...]:
+    """The comment on ``precision`` when the served weights are the submission file's, not the table's."""
+    other = other_checkpoint(row)
+    if other is None:
+        return ()
+    return (
+        f"weight_data_types {row['weight_data_types']!r}: the submission's file (sources) says the",
+        f"served weights are {other.weights}, and they are recorded so.",
+    )
+
+
 def citation(row: SummaryRow) -> list[dict[str, Any]]:
     """The submission's file that names the checkpoint that ran, where the row ran another one."""
     other = other_checkpoint(row)
@@ -85,7 +107,7 @@ def citation(row: SummaryRow) -> list[dict[str, Any]]:
         return []
     return [
         {
-            "title": f"{row['Organization']}'s MLPerf Inference {row['version']} calibration table",
+            "title": f"{row['Organization']}'s MLPerf Inference {row['version']} file naming the checkpoint served",
             "url": f"https://github.com/{other.repository}/blob/{other.commit}/{other.file}",
             "file": other.file,
             "revision": other.commit,

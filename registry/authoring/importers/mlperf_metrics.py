@@ -41,15 +41,16 @@ def unit_of(row: SummaryRow, round_rules: rules.RoundRules, scenario: str, run: 
     if unit == column:
         return Unit(unit)
     why = (
-        f"the run log's {run.log.path.name} states {row['Result']} as its {unit} figure"
+        f"the run log's {run.log.path.name} (sources) states {row['Result']} as its {unit} figure:"
         if logged is not None and run is not None
-        else f"the round's submission checker reads {benchmark}'s {row['Scenario']} result in {unit}"
+        else f"the round's submission checker (sources) reads {benchmark}'s {row['Scenario']} result in {unit}:"
     )
     return Unit(
         unit,
         (
-            f"The table's Units column says {column!r}; the figure is in {unit}, as {why}",
-            "(sources), so the unit is overridden.",
+            f"The table's Units column says {column!r}, but",
+            why,
+            "the figure is in that unit, and the column is overridden.",
         ),
     )
 

@@ -171,7 +171,7 @@ def _submitter_precision(row: SummaryRow) -> maps.SubmitterPrecision | None:
 def _precision(row: SummaryRow) -> dict[str, Any]:
     submitter, other = _submitter_precision(row), checkpoints.other_checkpoint(row)
     formats = submitter.formats if submitter else maps.PRECISIONS.get(row["weight_data_types"])
-    if formats is None and other is not None and row["weight_data_types"] == "UNSET":
+    if other is not None:
         formats = maps.Formats((other.weights,))
     if submitter is None and row["weight_data_types"] in maps.REFUSED_PRECISIONS:
         reason = maps.REFUSED_PRECISIONS[row["weight_data_types"]]
@@ -372,7 +372,7 @@ def _comments(
         "prefix_cache": _PREFIX_NOTE,
         "engine_version": _ENGINE_NOTE,
         "layout": () if engine else _NO_ENGINE_NOTE,
-        "precision": _submitter_note(row, submitter) if submitter else (),
+        "precision": _submitter_note(row, submitter) if submitter else checkpoints.precision_note(row),
         "metrics": _LOG_NOTE if figures else (),
         "accuracy": (_NAMED_NOTE if named else _UNNAMED_NOTE if scores[0]["metric"] == "unnamed" else ())
         + (_TARGET_NOTE if _targeted(scores) else ()),
