@@ -66,7 +66,7 @@ class TensorRTLLM(Serving):
 
     key = "trtllm"
     name = "TensorRT-LLM"
-    title = "TensorRT-LLM 1.2.0rc2 paged KV cache, 32-token blocks"
+    title = "TensorRT-LLM 1.2.0rc2, 32-token blocks"
     block_size = 32
     """``KvCacheConfig.tokens_per_block`` default (``tensorrt_llm/llmapi/llm_args.py``)."""
     kv_dtypes = frozenset({"fp32", "bf16", "fp16", "fp8", "fp8_e4m3", "nvfp4"})
