@@ -205,7 +205,7 @@ def json_input(draw: st.DrawFn, source: str) -> bytes:
             return _maybe_edited(draw, dumped.encode("utf-8"))
     dumped = "\n".join(json.dumps(item) for item in data) if source == "sglang-bench" else json.dumps(data)
     if draw(st.booleans()) and dumped.startswith("{"):
-        key = draw(st.sampled_from(sorted(data if isinstance(data, dict) else {"x": 1})))
+        key = draw(st.sampled_from(sorted(data) if isinstance(data, dict) and data else ["x"]))
         dumped = "{" + f"{json.dumps(key)}: 99999.0, " + dumped[1:]
     return _maybe_edited(draw, dumped.encode("utf-8"))
 

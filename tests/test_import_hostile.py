@@ -20,6 +20,7 @@ from registry.authoring.importers.imported import BenchOptions
 from registry.authoring.importers.mlperf import SourceOptions, import_mlperf
 from registry.authoring.importers.mlperf_table import SourceError
 from registry.authoring.importers.numbers import NumberRefused, source_number
+from registry.authoring.importers.sources import import_source
 from tests.conftest import REPO
 from tests.test_hostile import run_cli
 
@@ -201,4 +202,28 @@ def test_a_figure_the_checks_later_stages_refuse_is_not_written(root: Path, tmp_
     )
     with pytest.raises(SourceError, match="F013"):
         import_bench(root, "vllm-bench", [huge], options)
+    _no_benchmarks(root)
+
+
+def test_a_name_of_150_digits_is_written_as_text_not_an_internal_error(root: Path, tmp_path: Path) -> None:
+    """Found by the importers' fuzz target: a plain scalar of more than 100 digits is one the loader
+    refuses as a number, so the writer quotes it, and the import answers as for any other name."""
+    path = _mlperf(tmp_path, "SystemName", "9" * 150)
+    isolated = tmp_path / "registry"
+    shutil.copytree(root, isolated)
+    result = import_mlperf(isolated, [path], SourceOptions())
+    assert result.new
+
+
+def test_an_llmd_statistic_whose_units_is_an_object_is_refused_at_its_place(
+    root: Path, tmp_path: Path
+) -> None:
+    """Found by the importers' fuzz target: ``units`` holding an object ended in a TypeError."""
+    report = (REPO / "tests" / "fixtures" / "tools" / "llmd-report-v0.2.json").read_text(encoding="utf-8")
+    assert '"units": "' in report
+    bad = tmp_path / "report.json"
+    bad.write_text(report.replace('"units": "', '"units": {"x": 1}, "was": "', 1), encoding="utf-8")
+    options = BenchOptions(engine_version="0.11.0", prefix_cache="cold", url="https://example.org/r")
+    with pytest.raises(SourceError, match="units"):
+        import_source(root, "llm-d", [bad], options)
     _no_benchmarks(root)

@@ -55,7 +55,11 @@ _PLAIN = re.compile(r"[A-Za-z0-9~][A-Za-z0-9_.,/()+~:@=?&%# '-]*")
 def scalar(text: str, *, flow: bool = False) -> str:
     """How a string is written as a YAML scalar that the registry's loader reads back exactly: plain
     when that is safe, else double-quoted (a JSON string is a valid YAML double-quoted scalar)."""
-    plain = _PLAIN.fullmatch(text) and text == text.strip() and isinstance(resolve_plain(text), str)
+    try:
+        resolved = resolve_plain(text)
+    except ValueError:  # a plain scalar the loader refuses (an integer of 101 digits): quoted, it is text
+        resolved = None
+    plain = _PLAIN.fullmatch(text) and text == text.strip() and isinstance(resolved, str)
     awkward = ": " in text or " #" in text or text.endswith(":") or (flow and "," in text)
     awkward = awkward or text.lower() in _YAML11_BOOLEANS
     if plain and not awkward and text != "~":

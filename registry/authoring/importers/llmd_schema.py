@@ -88,7 +88,8 @@ def _integer(node: Node, least: int) -> None:
 def statistics(node: Node) -> None:
     """A ``Statistics`` object: its ``units`` and ``mean``, the rest numbers or null."""
     _object(node, None, ("units", "mean"))
-    if node.get("units").value not in UNITS:
+    units = node.get("units").value
+    if not isinstance(units, str) or units not in UNITS:  # a list or an object is no unit (nor hashable)
         raise node.get("units").fail(f"one of the schema's Units ({SCHEMA})")
     if node.get("mean").number() is None:
         raise node.get("mean").fail(f"a number ({SCHEMA})")
