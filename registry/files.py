@@ -205,8 +205,11 @@ def own_folder(base: Path, folder: Path, *, create: bool = True) -> Path:
         except FileNotFoundError:
             if not create:
                 return folder
-            current.mkdir()
-            continue
+            try:
+                current.mkdir()
+                continue
+            except FileExistsError:  # made meanwhile by another writer: checked as found
+                mode = os.lstat(current).st_mode
         if stat.S_ISLNK(mode):
             raise UnsafeFolder(
                 f"{current} is a symbolic link; the tool writes and removes files only in folders of its "

@@ -13,7 +13,9 @@ from registry.checker.pipeline import check
 def test_generated_registry_checks_clean(tmp_path: Path) -> None:
     counts = generate(tmp_path / "registry", 120)
     result = check(tmp_path / "registry")
-    assert [f"{d.path}: {d.code} {d.message}" for d in result.diagnostics] == []
+    # An F016 note (a synthetic record whose bounds lack an input) is information, not a refusal.
+    faults = [d for d in result.diagnostics if d.severity.value != "info"]
+    assert [f"{d.path}: {d.code} {d.message}" for d in faults] == []
     kinds = Counter(entry.record.kind for entry in result.index)
     assert sum(kinds.values()) == sum(counts.values()) == 120
     assert all(kinds[kind] > 0 for kind in ("model", "kv-efficiency", "benchmark", "engine", "hardware"))
@@ -27,7 +29,9 @@ def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tm
     layouts = {}
     for name in ("shared", "distinct"):
         result = check(tmp_path / name)
-        assert [f"{d.path}: {d.code} {d.message}" for d in result.diagnostics] == []
+        # An F016 note (a synthetic record whose bounds lack an input) is information, not a refusal.
+    faults = [d for d in result.diagnostics if d.severity.value != "info"]
+    assert [f"{d.path}: {d.code} {d.message}" for d in faults] == []
         models = list(result.index.of_kind("model"))
         layouts[name] = {model_layer_groups_or_error(entry.record)[0] for entry in models}
     assert len(models) == 200
