@@ -29,9 +29,8 @@ def test_distinct_geometries_give_most_models_their_own_and_still_check_clean(tm
     layouts = {}
     for name in ("shared", "distinct"):
         result = check(tmp_path / name)
-        # An F016 note (a synthetic record whose bounds lack an input) is information, not a refusal.
-    faults = [d for d in result.diagnostics if d.severity.value != "info"]
-    assert [f"{d.path}: {d.code} {d.message}" for d in faults] == []
+        faults = [d for d in result.diagnostics if d.severity.value != "info"]  # F016 notes are information
+        assert [f"{d.path}: {d.code} {d.message}" for d in faults] == []
         models = list(result.index.of_kind("model"))
         layouts[name] = {model_layer_groups_or_error(entry.record)[0] for entry in models}
     assert len(models) == 200

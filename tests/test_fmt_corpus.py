@@ -13,6 +13,7 @@ import pytest
 from registry.authoring.comments import find_comments
 from registry.authoring.fmt import FmtLoadError, format_file, format_text
 from registry.checker.load import load_text
+from registry.errors import FmtRefused
 from tests.conftest import GOLDEN, REPO
 from tests.corpus import record_files
 
@@ -72,6 +73,8 @@ def test_fmt_changes_no_value_and_keeps_every_comment_in_place(path: Path) -> No
         result = format_text(text, path.name)
     except FmtLoadError:
         assert load_text(path.name, text).document is None
+        return
+    except FmtRefused:  # a value fmt could not keep (a byte-order mark inside a key): it writes nothing
         return
     before, after = load_text(path.name, text).document, load_text(path.name, result).document
     assert before is not None and after is not None

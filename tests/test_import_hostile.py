@@ -88,7 +88,6 @@ def test_an_mlperf_result_python_would_take_is_refused_at_its_row(
     [
         ("SystemName", "Example DGX\nforged: line", "S008"),
         ("Organization", "X" * 400, "S004"),
-        ("version", "v6.1/../..", "S004"),
         ("Accuracy", "ROUGE1: " + "9" * 5000, "more than 40 digits"),
         ("SystemName", "Example\u200f DGX", r"U\+200F \(RIGHT-TO-LEFT MARK"),
         ("Organization", "Example\U000e0041", r"U\+E0041 \(TAG"),
@@ -100,6 +99,20 @@ def test_an_mlperf_row_the_check_would_refuse_writes_nothing(
     with pytest.raises(SourceError, match=f"summary.csv:2: .*{code}"):
         import_mlperf(root, [_mlperf(tmp_path, column, value)], SourceOptions())
     _no_benchmarks(root)
+
+
+def test_an_mlperf_row_of_a_round_no_rules_are_tabled_for_is_listed_not_written(tmp_path: Path) -> None:
+    """A version cell such as ``v6.1/../..`` names no round: the row is listed with its reason (as every
+    LLM row that cannot be mapped), and no record or file name takes the text."""
+    isolated = tmp_path / "registry"
+    for collection in ("models", "hardware", "engines"):
+        shutil.copytree(REPO / "records" / collection, isolated / "records" / collection)
+    result = import_mlperf(isolated, [_mlperf(tmp_path, "version", "v6.1/../..")], SourceOptions())
+    assert [item.reason for item in result.unmapped if item.where.endswith("summary.csv:2")] == [
+        "version 'v6.1/../..': no round whose submission-checker rules are tabled"
+    ]
+    written = [p.read_text(encoding="utf-8") for p in (isolated / "records" / "benchmarks").glob("*.yaml")]
+    assert written and not any("v6.1/../.." in text for text in written)
 
 
 @pytest.mark.parametrize(

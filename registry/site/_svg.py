@@ -321,7 +321,8 @@ def linear_bar_chart(
         baseline = y + row - 5
         reach = start + (end - start) * figure.value / top_value
         exact = f"{figure.label}: {figure.shown}, {figure.category}"
-        parts.append(_text(label_width, baseline, _truncate(figure.label, 40), text_anchor="end"))
+        # 37 characters: a name of capitals and digits at 40 ran past the chart's left edge.
+        parts.append(_text(label_width, baseline, _truncate(figure.label, 37), text_anchor="end"))
         parts.append(
             _shape(
                 "rect",

@@ -155,10 +155,10 @@ def test_from_the_home_page_one_click_shows_the_best_per_accelerator_and_the_cha
         rows = page.evaluate(
             """scenario => [...document.querySelectorAll('.readable-table table')]
                 .filter(t => t.closest('section').previousElementSibling?.textContent.startsWith('Best'))
-                .flatMap(t => [...t.querySelectorAll('tbody tr')].map(tr => {
+                .flatMap((t, table) => [...t.querySelectorAll('tbody tr')].map(tr => {
                     const cell = key => tr.querySelector(`td[data-label^="${key}"]`);
                     const box = tr.getBoundingClientRect();
-                    return { scenario: cell('Scenario')?.textContent.trim(),
+                    return { table, scenario: cell('Scenario')?.textContent.trim(),
                         system: cell('System')?.textContent.trim(), engine: cell('Engine')?.textContent.trim(),
                         precision: cell('Weights')?.textContent.trim(),
                         figure: parseFloat(cell('Output')?.getAttribute('data-sort')),
@@ -170,7 +170,8 @@ def test_from_the_home_page_one_click_shows_the_best_per_accelerator_and_the_cha
         assert rows, (model, scenario)
         best = rows[0]
         assert best["system"] and best["engine"] and best["precision"] and best["figure"] > 0, best
-        assert best["figure"] == max(row["figure"] for row in rows)
+        # Each benchmark of the model has its own table (llama2-70b-99 and -99.9): the first is ranked.
+        assert best["figure"] == max(row["figure"] for row in rows if row["table"] == best["table"])
         assert all(row["fits"] for row in rows)
         chart = page.locator("svg.serving-chart.wide")
         assert chart.is_visible()
