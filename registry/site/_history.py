@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from registry.kinds.records import Benchmark
+from registry.site import _figures
 from registry.site._context import SiteContext
 from registry.site._html import Html, element, escape, join
 from registry.site._leaderboard_rows import THROUGHPUTS, entry_of
@@ -61,7 +62,7 @@ def pages(context: SiteContext) -> Iterator[tuple[str, str]]:
 
 
 def _figure(value: float) -> str:
-    return f"{value:,.1f}" if value >= 100 else f"{value:,.3g}"
+    return _figures.number(value)  # the site's one formatter
 
 
 def render_history(context: SiteContext, history: History) -> str:
