@@ -290,6 +290,8 @@ def test_hardware_and_engine_pages_sum_up_their_results_the_same_way(pages: Path
     )
     assert "6 serving results served by this engine" in _visible(engine)  # g-unnamed names no engine
     assert {c["Model"][0] for c in _cards(engine)} == {"Example Llama"}
+    assert "Example engine | 0.9.2" in {c["Engine"][0] for c in _cards(engine)}  # the version it ran
+    assert {c["Engine"][0] for c in _cards(hardware)} == {"Example engine"}  # elsewhere, on hover
     tags = _Tags()
     tags.feed(engine + hardware)
     assert not tags.seen & {"script", "img", "svg"} and not any(a.startswith("on") for a in tags.attributes)

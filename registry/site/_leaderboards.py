@@ -206,6 +206,28 @@ def render_hardware(context: SiteContext, hardware: str, rows: list[Entry]) -> s
     )
 
 
+def _best_figure(best: Entry | None, metric: tuple[str, str] | None) -> Cell:
+    """A leaderboard's best figure per accelerator with its unit, marked when the site derived it."""
+    if best is None or metric is None or metric[0] not in best.per_accelerator:
+        return Cell("")
+    name, unit = metric
+    value = best.per_accelerator[name]
+    derived = name in best.derived and name in best.per_system
+    working = (
+        f"derived: {_figures.quantity(best.per_system[name], unit)} for the system ÷ "
+        f"{best.accelerators or 0:,} accelerators"
+        if derived
+        else None
+    )
+    return _figures.cell(_figures.Shown(_figures.quantity(value, unit), value, working, derived=derived))
+
+
+def _derived(rows: list[Entry]) -> bool:
+    """Whether the best figure of these rows, the one the index shows, is derived."""
+    metric = metric_of(rows)
+    return metric is not None and metric[0] in _result_table.ranked(rows, metric[0])[0].derived
+
+
 def render_index(context: SiteContext, boards: Boards) -> str:
     """The leaderboards' index: one row per model and scenario with its best result per accelerator and
     that result's system, one row per accelerator."""
@@ -220,7 +242,7 @@ def render_index(context: SiteContext, boards: Boards) -> str:
                 link(_paths.href(INDEX, page_of(board)), model_name(context, model)),
                 board_words(board),
                 Cell(f"{len(rows):,}", sort=len(rows)),
-                Cell(_figure(value, metric[1]) if metric and value is not None else "", sort=value),
+                _best_figure(best, metric),
                 (best.system or best.title) if best and value is not None else "",
             ]
         )
@@ -237,7 +259,8 @@ def render_index(context: SiteContext, boards: Boards) -> str:
         _parts.front_matter("Benchmark leaderboards", hide=("toc",))
         + "# Benchmark leaderboards\n\nServing results ranked by throughput per accelerator, per model and "
         "scenario; and each accelerator's results across models. Figures are the records' own, as stated; "
-        "every result is also in the [benchmarks index](../benchmarks/index.md).\n"
+        "every result is also in the [benchmarks index](../benchmarks/index.md). "
+        f"{_figures.DERIVED_NOTE if any(_derived(rows) for rows in boards.by_board.values()) else ''}\n"
         + "\n## By model and scenario\n"
         + block(
             table(

@@ -28,10 +28,14 @@ BENCHMARKS_INDEX = _paths.collection_page("benchmarks")
 HEADING = "## Serving results\n"
 
 
-def _best(context: SiteContext, page: str, group: Sequence[Entry]) -> tuple[Row, bool] | None:
+def _best(
+    context: SiteContext, page: str, group: Sequence[Entry], versions: bool = False
+) -> tuple[Row, bool] | None:
     """The group's best result per accelerator as a row (the leaderboard's cells, the figure with its
     unit, as groups of one page may rank by different metrics, the scenario linked to its
-    leaderboard), and whether its figure is derived; None when no row states a throughput."""
+    leaderboard), and whether its figure is derived; None when no row states a throughput. The engine
+    is named alone, its version on hover, unless ``versions`` (an engine's own page, where the version
+    is what tells its rows apart)."""
     metric = metric_of(group)
     if metric is None:
         return None
@@ -54,7 +58,8 @@ def _best(context: SiteContext, page: str, group: Sequence[Entry]) -> tuple[Row,
     )
     row["model"] = context.record_link(page, best.model, model_name(context, best.model))
     row["count"] = Cell(f"{len(group):,}", sort=len(group))
-    row["engine"] = engine_name(context, page, best)
+    if not versions:  # the engine's name alone, its version on hover: a narrow column
+        row["engine"] = engine_name(context, page, best)
     return row, derived
 
 
@@ -66,13 +71,14 @@ def _section(
     columns: Sequence[Column],
     intro: Html,
     none: str,
+    versions: bool = False,
 ) -> str:
     if not entries:
         return HEADING + "\n" + none + "\n\n"
     groups: dict[tuple[str, ...], list[Entry]] = defaultdict(list)
     for entry in entries:
         groups[key(entry)].append(entry)
-    best = [found for _, group in sorted(groups.items()) if (found := _best(context, page, group))]
+    best = [found for _, group in sorted(groups.items()) if (found := _best(context, page, group, versions))]
     rows = [row for row, _ in best]
     derived = any(is_derived for _, is_derived in best)
     note = _figures.DERIVED_NOTE if derived else ""
@@ -166,6 +172,7 @@ def engine_section(context: SiteContext, page: str, engine: str) -> str:
         [MODEL, SCENARIO, ACCELERATORS, BEST, SYSTEM, ENGINE, PRECISION, COUNT],
         intro,
         "The registry holds no serving result run on this engine yet.",
+        versions=True,
     )
 
 
