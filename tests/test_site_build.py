@@ -14,8 +14,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from registry.cli import main
-from registry.site import build_site, generate, run_mkdocs
-from tests.browser.site_registry import REPO, WRONG_CLAIM, copy_real_registry, make_registry
+from registry.site import build_site, run_mkdocs
+from tests.browser.site_registry import REPO, WRONG_CLAIM, make_registry
+from tests.conftest import RealSite
 
 
 class _Page(HTMLParser):
@@ -146,26 +147,21 @@ def test_downloads_are_published(built: Path) -> None:
     assert (downloads / "schemas/model.schema.json").is_file()
 
 
-def test_the_real_registry_builds(tmp_path: Path) -> None:
-    root = copy_real_registry(tmp_path)
-    report = build_site(root)
-    assert report.records["model"] == len(list((root / "records/models").glob("*.yaml")))
-    assert broken_links(report.out) == []
-    page = (report.out / "generated/kv-efficiency/deepseek-v3-mla-vs-mha-128k.html").read_text(
+def test_the_real_registry_builds(real_site_build: RealSite) -> None:
+    assert real_site_build.records["model"] == len(list((REPO / "records/models").glob("*.yaml")))
+    assert broken_links(real_site_build.out) == []
+    page = (real_site_build.out / "generated/kv-efficiency/deepseek-v3-mla-vs-mha-128k.html").read_text(
         encoding="utf-8"
     )
     assert "70,272 B" in page and "badge-agrees" in page
 
 
-def test_reading_page_example_is_the_engines_trace(tmp_path: Path) -> None:
+def test_reading_page_example_is_the_engines_trace(real_site_build: RealSite) -> None:
     """The derivation shown on the hand-written 'Reading a record page' is what the engine prints for
     the seed record."""
-    root = copy_real_registry(tmp_path)
-    from registry.checker.pipeline import check
-
-    result = check(root)
-    generate(root, result, downloads=False)
-    page = (root / "site/generated/kv-efficiency/deepseek-v3-mla-vs-mha-128k.md").read_text(encoding="utf-8")
+    page = (real_site_build.root / "site/generated/kv-efficiency/deepseek-v3-mla-vs-mha-128k.md").read_text(
+        encoding="utf-8"
+    )
     reading = (REPO / "site/reading.md").read_text(encoding="utf-8")
     example = reading.split("```text\n", 1)[1].split("```", 1)[0]
     for line in example.strip().splitlines():

@@ -1,4 +1,5 @@
-"""Opening every page of a built site in Chromium at one width: what went wrong on each, and a screenshot.
+"""Opening every page of a built site in Chromium at one width: what went wrong on each, and a screenshot
+of each page that went wrong (of every page, when asked).
 
 A page goes wrong when it logs a console error or throws, when a request it makes fails (no answer, or
 an HTTP error), or when its layout hides content sideways: an element that cuts off what it holds
@@ -165,10 +166,12 @@ def check_pages(
     width: int,
     shots: Path,
     *,
-    shot: Callable[[str], bool] = lambda path: True,
+    shot: Callable[[str], bool] = lambda path: False,
 ) -> dict[str, list[str]]:
     """Open each page at ``width`` and return what went wrong, by page (pages with nothing wrong are left
-    out); a screenshot of the whole page goes to ``shots`` for every page ``shot`` accepts."""
+    out). A screenshot of the whole page goes to ``shots`` for every page that went wrong, the evidence
+    beside the report, and for every page ``shot`` accepts. A whole-page screenshot costs more than
+    opening and measuring the page, so the suite takes them only where they are looked at."""
     context = browser.new_context(viewport={"width": width, "height": HEIGHT})
     try:
         watch = PageWatch(context.new_page())
@@ -178,7 +181,7 @@ def check_pages(
         for path in pages:
             watch.page.goto(base_url + path, wait_until="load")
             problems = [*watch.take(), *watch.page.evaluate(LAYOUT_PROBE, SLACK)]
-            if shot(path):
+            if problems or shot(path):
                 watch.page.screenshot(path=str(shots / f"{shot_name(path)}.png"), full_page=True)
             watch.settle()
             problems += watch.take()
