@@ -288,6 +288,24 @@ def test_a_mean_output_length_from_the_accuracy_report_counts_the_output_attenti
     assert any("272.6 (the accuracy report)" in line for line in bound.trace)
 
 
+def test_a_dataset_s_mean_prompt_with_the_accuracy_report_s_mean_output_counts_both() -> None:
+    """An MLPerf record states its dataset's mean input (lengths: mean) and no output length: the roof
+    counts the mean prompt's prefill beside the accuracy report's mean output, tighter than the output
+    alone by about (input + output) / output."""
+    figure = _figure("output_throughput", 100_000)
+    mean = Fraction("294.45")
+    alone = _only(_run(figure, mean_output_tokens=mean, output_source="the accuracy report"), "compute-roof")
+    run = _run(figure, input_tokens=222, lengths="mean", mean_output_tokens=mean, output_source="the report")
+    bound = _only(run, "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    request = 222 + mean
+    attention = 32 * 2 * 32 * (128 + 128) * request * (request + 1) / 2  # Jensen: the mean request's pairs
+    assert bound.limit == Fraction(8 * 45 * 10**14) / ((2 * matmul * request + attention) / mean)
+    assert alone.limit is not None and bound.limit is not None
+    assert alone.limit / bound.limit > Fraction(17, 10)  # (222 + 294.45) / 294.45 = 1.75
+    assert any("mean input tokens per request: 222 (the workload)" in line for line in bound.trace)
+
+
 def test_capped_lengths_count_no_prompt_and_a_window_counts_its_convex_share() -> None:
     figure = _figure("output_throughput", 100_000)
     capped = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="max"), "compute-roof")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.authoring.importers import mlperf_checkpoints as checkpoints
+from registry.authoring.importers import mlperf_datasets as datasets
 from registry.authoring.importers import mlperf_engines as engines
 from registry.authoring.importers import mlperf_maps as maps
 from registry.authoring.importers import mlperf_rules as rules
@@ -291,7 +292,7 @@ def map_row(
         "hardware_count": count,
         "precision": _precision(row),
         "prefix_cache": "none",
-        "workload": {"description": _workload(row)},
+        "workload": {"description": _workload(row), **datasets.workload(rules.benchmark_of(row["Model"]))},
         "scenario": scenario,
         "system": _system(row, parts),
         "metrics": metrics,
@@ -404,7 +405,8 @@ def _submitter_note(row: SummaryRow, submitter: maps.SubmitterPrecision) -> tupl
 def _sources(
     row: SummaryRow, source: Source, figures: LogFigures | None, ruled: rules.RoundRules | None
 ) -> list[dict[str, Any]]:
-    """The summary's row, then the run's log, the submitter's config and the checker's rules where used."""
+    """The summary's row, then the run's log, the submitter's config, the dataset's lengths and the
+    checker's rules where used."""
     found = [_citation(row, source)] + ([figures.citation] if figures else [])
     submitter = _submitter_precision(row)
     if submitter is not None:
@@ -418,7 +420,8 @@ def _sources(
                 "section": "MODEL_REPO_ID",
             }
         )
-    return found + checkpoints.citation(row) + ([ruled.citation] if ruled else [])
+    lengths = datasets.citations(rules.benchmark_of(row["Model"]))
+    return found + checkpoints.citation(row) + lengths + ([ruled.citation] if ruled else [])
 
 
 def _title(row: SummaryRow) -> str:
@@ -427,10 +430,16 @@ def _title(row: SummaryRow) -> str:
 
 
 def _workload(row: SummaryRow) -> str:
+    known = rules.benchmark_of(row["Model"]) in datasets.LENGTHS
     return (
         f"The MLPerf Inference {row['version']} {row['MlperfModel']} benchmark ({row['Model']}), "
-        f"{row['Scenario']} scenario, with the benchmark's own dataset; the results summary gives no "
-        "lengths, request counts or rates."
+        f"{row['Scenario']} scenario, with the benchmark's own dataset; "
+        + (
+            "the mean input length is the dataset's (sources); the results summary gives no request "
+            "counts or rates."
+            if known
+            else "the results summary gives no lengths, request counts or rates."
+        )
     )
 
 
