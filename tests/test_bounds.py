@@ -306,6 +306,20 @@ def test_a_dataset_s_mean_prompt_with_the_accuracy_report_s_mean_output_counts_b
     assert any("mean input tokens per request: 222 (the workload)" in line for line in bound.trace)
 
 
+def test_an_output_cap_with_a_mean_prompt_bounds_the_output_rate_without_the_mean_output() -> None:
+    """MLPerf's llama3.1-8b reports no output token count, but its rules cap the output at 128 tokens:
+    each output token carries at least (mean input + cap) / cap of the weights' work."""
+    figure = _figure("output_throughput", 100_000)
+    bare = _only(_run(figure, input_tokens=870, lengths="mean"), "compute-roof")
+    capped = _only(_run(figure, input_tokens=870, lengths="mean", output_cap=128), "compute-roof")
+    matmul = 8 * 10**9 - 128256 * 4096
+    assert capped.limit == Fraction(8 * 45 * 10**14) / (Fraction(2 * matmul * (870 + 128), 128))
+    assert bare.limit is not None and capped.limit is not None and bare.limit / capped.limit > 7
+    assert any("at most 128 (the benchmark's cap)" in line for line in capped.trace)
+    fixed = _only(_run(figure, input_tokens=870, lengths="fixed", output_cap=128), "compute-roof")
+    assert fixed.limit == _only(_run(figure, input_tokens=870, lengths="fixed"), "compute-roof").limit
+
+
 def test_capped_lengths_count_no_prompt_and_a_window_counts_its_convex_share() -> None:
     figure = _figure("output_throughput", 100_000)
     capped = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="max"), "compute-roof")

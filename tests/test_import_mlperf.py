@@ -143,12 +143,14 @@ def test_a_row_maps_to_its_model_hardware_engine_and_figures(root: Path) -> None
 
 
 def test_a_benchmark_s_dataset_gives_its_mean_input_length_with_its_citations(root: Path) -> None:
-    """A llama2-70b record states the dataset's mean prompt (rounded down) and why the run's mean is it;
-    a benchmark whose dataset has no cited lengths states none."""
+    """A llama2-70b record states the dataset's mean prompt (rounded down), why the run's mean is it and
+    the closed division's cap on the output; a benchmark whose dataset has no cited lengths states none,
+    and an open-division run no cap."""
     import_mlperf(root, [SUMMARY], SourceOptions())
     workload = _data(root, B300_OFFLINE)["workload"]
     assert isinstance(workload, dict)
     assert workload["input_tokens"] == 222 and workload["lengths"] == "mean"  # 5,463,976 / 24,576 = 222.3
+    assert workload["max_output_tokens"] == 1024  # the closed division's max_new_tokens
     assert "equal issue" in workload["distribution"] and "OpenOrca" in workload["dataset"]
     sources = _data(root, B300_OFFLINE)["sources"]
     assert isinstance(sources, list)
@@ -156,12 +158,16 @@ def test_a_benchmark_s_dataset_gives_its_mean_input_length_with_its_citations(ro
     assert "mlperf-data/summaries/llama2-70b-99.csv" in files and "loadgen/mlperf.conf" in files
     quotes = " ".join(str(source.get("quote", "")) for source in sources)
     assert "llama2-70b.*.sample_concatenate_permutation = 1" in quotes
+    assert "|Summarization (Llama2-70b) |max_new_tokens |1024 |" in quotes
     others = [
         _data(root, record_id)
         for record_id in (f"benchmarks/{p.stem}" for p in (root / "records" / "benchmarks").glob("*.yaml"))
     ]
-    eight_b = [r for r in others if r["provenance"]["benchmark"] == "llama3.1-8b"]  # type: ignore[index]
-    assert eight_b and all("input_tokens" not in r["workload"] for r in eight_b)  # type: ignore[operator]
+    by_benchmark = {r["provenance"]["benchmark"]: r["workload"] for r in others}  # type: ignore[index]
+    assert by_benchmark["llama3.1-8b"]["input_tokens"] == 870  # type: ignore[index]
+    assert by_benchmark["llama3.1-8b"]["max_output_tokens"] == 128  # type: ignore[index]
+    edge = by_benchmark["llama3.1-8b-edge"]  # an open-division run of a 5,000-article subset: neither
+    assert "input_tokens" not in edge and "max_output_tokens" not in edge  # type: ignore[operator]
 
 
 def test_units_scenarios_mixed_parts_and_cpu_systems_map_by_their_tables(root: Path) -> None:

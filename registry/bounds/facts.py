@@ -102,6 +102,8 @@ class RunFacts:
     """Why ``parts`` is empty when the run names hardware: its record is missing or does not load."""
     disaggregated: bool = False
     """Prefill and decode on separate accelerators: a per-accelerator figure may count one pool only."""
+    output_cap: int | None = None
+    """The most output tokens any request may generate (``workload.max_output_tokens``)."""
     mean_output_tokens: Fraction | None = None
     """The run's mean output length per request where the workload states none of its own: an MLPerf
     submission's accuracy report (``tokens_per_sample``)."""

@@ -9,7 +9,11 @@ tool's totals over its requests) the linear part is exact in the means and atten
 through Jensen's inequality by a convex count of pairs (:func:`registry.bounds.flops.request_attention`),
 so the work stays a lower bound and the roof an upper bound. Where only the output length is known,
 output tokens attend at least to each other; where only the input is known, with fixed lengths each
-output token attends at least to its prompt; a cap (``lengths: max``) bounds nothing from below.
+output token attends at least to its prompt, and with mean lengths and a cap on the output
+(``max_output_tokens``) an output rate's tokens each carry at least ``(input + cap) / cap`` of the
+weights' work: a request's work over its output tokens, ``(i + o) / o``, falls as ``o`` grows, and the
+mean output is at most the cap (attention is then not counted). A cap on the lengths themselves (``lengths: max``) bounds nothing from
+below.
 """
 
 from __future__ import annotations
@@ -87,6 +91,16 @@ def work_per_token(
             f"per output token: {si(per_token, 'FLOP')} + attention / {count(out)} = {si(flops, 'FLOP')}"
         )
         return flops, tuple(lines), (*inputs, ("output tokens", count(out)))
+    if inp is not None and not total and run.output_cap and run.lengths == "mean":
+        cap = run.output_cap
+        lines.append(f"output tokens per request: at most {count(cap)} (the benchmark's cap), so at least")
+        flops = per_token * (inp + cap) / cap
+        lines.append(
+            f"per output token: {si(per_token, 'FLOP')} × ({count(inp)} + {count(cap)}) / {count(cap)} = "
+            f"{si(flops, 'FLOP')} (attention not counted)"
+        )
+        used = (("input tokens", count(inp)), ("output cap", count(cap)))
+        return flops, tuple(lines), (*inputs, *used)
     if inp is not None and not total and run.lengths != "mean":
         attention = decode_attention(run.model, int(inp))
         lines.extend(attention.lines)

@@ -117,6 +117,7 @@ def _workload_columns(record: Benchmark) -> Row:
         "input_tokens": workload.input_tokens if workload else None,
         "output_tokens": workload.output_tokens if workload else None,
         "lengths": workload.lengths if workload else None,
+        "max_output_tokens": workload.max_output_tokens if workload else None,
         "distribution": workload.distribution if workload else None,
         "requests": workload.requests if workload else None,
         "request_rate": rate,

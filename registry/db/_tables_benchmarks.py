@@ -78,6 +78,7 @@ BENCHMARKS = Table(
         ),
         _c("output_tokens", "BIGINT", "Output tokens per request (as input_tokens)."),
         _c("lengths", "VARCHAR", "fixed, mean or max: what input_tokens and output_tokens are."),
+        _c("max_output_tokens", "BIGINT", "The most output tokens the benchmark lets a request generate."),
         _c("distribution", "VARCHAR", "How lengths vary, as the source says."),
         _c("requests", "BIGINT", "Requests in the run."),
         _c("request_rate", "VARCHAR", "The offered load, as written."),

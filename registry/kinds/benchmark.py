@@ -176,6 +176,13 @@ class BenchmarkWorkload(Workload):
     they are caps."""
 
     lengths: Literal["fixed", "mean", "max"] | None = None
+    max_output_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=2**40,
+        description="The most output tokens the benchmark lets any request generate (its max_new_tokens), "
+        "whatever ``lengths`` says of the other counts: a cap that bounds the mean output from above.",
+    )
     distribution: ShortText | None = None
     request_rate: str | None = Field(
         default=None,

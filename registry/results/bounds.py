@@ -94,6 +94,7 @@ def run_facts(
         concurrency=_concurrency(record),
         input_tokens=input_tokens,
         output_tokens=workload.output_tokens if workload else None,
+        output_cap=workload.max_output_tokens if workload else None,
         lengths=workload.lengths if workload else None,
         prefix_cache=record.prefix_cache,
         speculative=speculative is not None,

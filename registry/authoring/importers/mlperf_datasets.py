@@ -1,4 +1,5 @@
-"""The mean input length of each MLPerf LLM benchmark's dataset, with where it comes from.
+"""The mean input length of each MLPerf LLM benchmark's dataset and the cap on its output, with where
+each comes from.
 
 A benchmark's performance run draws its prompts from the benchmark's own dataset (the QSL). For the
 benchmarks below LoadGen runs in equal issue mode in every scenario: ``loadgen/mlperf.conf`` sets
@@ -21,9 +22,15 @@ each has the dataset's sample count; the Llama 3.1 405B and Mixtral tables' outp
 684.68 and 144.84 tokens, the reference ``tokens_per_sample`` of each benchmark's README; no Llama 2 70B
 prompt reaches the reference's filter of 1,024 tokens (``processorca.py``, ``seqlen_limit``).
 
-Llama 3.1 8B (CNN/DailyMail) is left out: its table's tokenizer is not named (the GPT-J benchmark's
-file of the same name is tokenized by GPT-J's), and a mean counted with another tokenizer bounds
-nothing. GPT-J, gpt-oss-120b and Qwen3-VL have no such table.
+Llama 3.1 8B's table is the length of ``tok_input`` in ``cnn_eval.json``: only that benchmark's reference
+writes the field (``language/llama3.1-8b/download_cnndm.py``, with the Llama 3.1 8B Instruct tokenizer
+and the benchmark's prompt template; GPT-J's file of the same name holds text only). Its edge variant
+runs a 5,000-sample subset whose mean the table does not give, and is left out; GPT-J, gpt-oss-120b and
+Qwen3-VL have no such table.
+
+The output cap is the closed division's ``max_new_tokens`` (``inference_rules.adoc``, "Additional
+inference parameters"); where the reference implementation sets a larger one the larger is taken
+(a cap may only be too high to be a bound). An Open division run may change it, and gets no cap.
 """
 
 from __future__ import annotations
@@ -49,15 +56,25 @@ class DatasetLengths:
     table: str
     conf_name: str
     """The benchmark's name in mlperf.conf."""
+    max_output_tokens: int
+    rule: str
+    """The rules' row that caps the output, as written."""
 
+
+_LLAMA2 = DatasetLengths(
+    222,
+    24576,
+    5_463_976,
+    "OpenOrca (MLCommons' 24,576-sample subset)",
+    "llama2-70b-99.csv",
+    "llama2-70b",
+    1024,
+    "|Summarization (Llama2-70b) |max_new_tokens |1024 | Maximum number of new tokens to generate",
+)
 
 LENGTHS = {
-    "llama2-70b-99": DatasetLengths(
-        222, 24576, 5_463_976, "OpenOrca (MLCommons' 24,576-sample subset)", "llama2-70b-99.csv", "llama2-70b"
-    ),
-    "llama2-70b-99.9": DatasetLengths(
-        222, 24576, 5_463_976, "OpenOrca (MLCommons' 24,576-sample subset)", "llama2-70b-99.csv", "llama2-70b"
-    ),
+    "llama2-70b-99": _LLAMA2,
+    "llama2-70b-99.9": _LLAMA2,
     "llama3.1-405b": DatasetLengths(
         9428,
         8313,
@@ -65,6 +82,18 @@ LENGTHS = {
         "LongBench, LongDataCollections, RULER and GovReport (MLCommons' 8,313-sample subset)",
         "llama3-1-405b.csv",
         "llama3_1-405b",
+        20000,
+        "|Text Generation (Llama3.1-405B) |max_new_tokens |20000 | Maximum number of new tokens to generate",
+    ),
+    "llama3.1-8b": DatasetLengths(
+        870,
+        13368,
+        11_639_915,
+        "CNN/DailyMail 3.0.0 validation (13,368 articles)",
+        "llama3-1-8b-datacenter.csv",
+        "llama3_1-8b",
+        128,
+        "|Summarization (Llama3.1-8B) |max_new_tokens |128 | Maximum number of new tokens to generate",
     ),
     "mixtral-8x7b": DatasetLengths(
         427,
@@ -73,6 +102,8 @@ LENGTHS = {
         "OpenOrca, GSM8K and MBXP (MLCommons' 15,000 samples, 5,000 of each)",
         "mixtral-8x7b.csv",
         "mixtral-8x7b",
+        1024,
+        "|Text Generation (Mixtral-8x7B) |max_new_tokens |1024 | Maximum number of new tokens to generate",
     ),
     "deepseek-r1": DatasetLengths(
         803,
@@ -81,19 +112,27 @@ LENGTHS = {
         "AIME, MATH500, GPQA, MMLU-Pro and LiveCodeBench (MLCommons' 4,388-sample ensemble)",
         "deepseek-r1.csv",
         "deepseek-r1",
+        20000,
+        "|Reasoning (DeepSeek) |max_new_tokens |20000 | Maximum number of new tokens to generate",
     ),
 }
 """Benchmark -> its dataset's lengths (module docstring)."""
 
 
-def workload(benchmark: str) -> dict[str, Any]:
-    """The workload fields a record of ``benchmark`` states from its dataset (none where unknown)."""
+RULES = ("mlcommons/inference_policies", "ac93e89c0c9a8819eb0ad987768c2f6e22896714", "inference_rules.adoc")
+"""The MLPerf Inference rules that cap each benchmark's output in the closed division."""
+
+
+def workload(benchmark: str, closed: bool) -> dict[str, Any]:
+    """The workload fields a record of ``benchmark`` states from its dataset (none where unknown), with
+    the output cap in the ``closed`` division."""
     found = LENGTHS.get(benchmark)
     if found is None:
         return {}
     return {
         "input_tokens": found.input_tokens,
         "lengths": "mean",
+        **({"max_output_tokens": found.max_output_tokens} if closed else {}),
         "dataset": found.dataset,
         "distribution": (
             f"each of the {found.samples:,} samples issued equally often (LoadGen's equal issue mode); "
@@ -103,11 +142,24 @@ def workload(benchmark: str) -> dict[str, Any]:
     }
 
 
-def citations(benchmark: str) -> list[dict[str, Any]]:
-    """The per-sample table the mean is counted from and LoadGen's settings that make it the run's."""
+def citations(benchmark: str, closed: bool) -> list[dict[str, Any]]:
+    """The per-sample table the mean is counted from, LoadGen's settings that make it the run's, and in
+    the ``closed`` division the rule that caps the output."""
     found = LENGTHS.get(benchmark)
     if found is None:
         return []
+    rules_repository, rules_commit, rules_file = RULES
+    cap = [
+        {
+            "title": "MLPerf Inference rules: additional inference parameters (closed division)",
+            "url": f"https://github.com/{rules_repository}/blob/{rules_commit}/{rules_file}",
+            "publisher": "MLCommons",
+            "file": rules_file,
+            "revision": rules_commit,
+            "section": "Additional inference parameters",
+            "quote": found.rule,
+        }
+    ]
     repository, commit = DASHBOARD
     table = f"mlperf-data/summaries/{found.table}"
     conf_repository, conf_commit, conf = LOADGEN
@@ -146,4 +198,5 @@ def citations(benchmark: str) -> list[dict[str, Any]]:
                 f"{name}.*.sample_concatenate_permutation = 1"
             ),
         },
+        *(cap if closed else []),
     ]

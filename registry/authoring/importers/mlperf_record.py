@@ -292,7 +292,10 @@ def map_row(
         "hardware_count": count,
         "precision": _precision(row),
         "prefix_cache": "none",
-        "workload": {"description": _workload(row), **datasets.workload(rules.benchmark_of(row["Model"]))},
+        "workload": {
+            "description": _workload(row),
+            **datasets.workload(rules.benchmark_of(row["Model"]), _closed(row)),
+        },
         "scenario": scenario,
         "system": _system(row, parts),
         "metrics": metrics,
@@ -420,8 +423,12 @@ def _sources(
                 "section": "MODEL_REPO_ID",
             }
         )
-    lengths = datasets.citations(rules.benchmark_of(row["Model"]))
+    lengths = datasets.citations(rules.benchmark_of(row["Model"]), _closed(row))
     return found + checkpoints.citation(row) + lengths + ([ruled.citation] if ruled else [])
+
+
+def _closed(row: SummaryRow) -> bool:
+    return row["Division"].strip().lower() == "closed"
 
 
 def _title(row: SummaryRow) -> str:
