@@ -8,8 +8,8 @@ reached by MLPerf closed results, and the bounds' cost at 10,000 generated recor
 - **x10**: 20 records picked at random (seeded) among all benchmark records, multiplied by 10;
 - **the issue's five impossible results** (and a 70B model in bf16 on one 80 GB H100 with its cache's
   format unstated), planted as new records: the code and hint each draws;
-- **% of bound**: the median, over MLPerf closed results, of the fraction of its tightest computed
-  physical bound (compute, bandwidth, decode roof, prefill floor) each headline figure reaches;
+- **% of bound**: the median and the deciles, over MLPerf closed results, of the fraction of its tightest
+  computed physical bound (compute, bandwidth, decode roof, prefill floor) each headline figure reaches;
 - **cost**: the check's results stage on 10,000 generated records with the bounds and without (the
   median of 3 runs of :func:`registry.results.compute_results`, in-process).
 
@@ -228,15 +228,15 @@ def impossible(workdir: Path) -> Iterator[tuple[str, list[Diagnostic]]]:
         yield name, found.get(f"records/benchmarks/planted-{name}.yaml", [])
 
 
-def percent_of_bound() -> tuple[float, int]:
+def percent_of_bound() -> list[float]:
+    """The % of its tightest physical bound each MLPerf closed figure reaches, sorted."""
     rows = query(
         "SELECT b.benchmark_id, b.position, max(b.reached) AS reached FROM benchmark_bounds b "
         "JOIN benchmarks r ON r.id = b.benchmark_id "
         "WHERE r.source = 'mlperf' AND r.mlperf_division = 'closed' AND b.reached IS NOT NULL "
         f"AND b.bound IN ({', '.join(repr(k) for k in PHYSICS)}) GROUP BY 1, 2"
     )
-    reached = [float(row["reached"]) for row in rows if isinstance(row["reached"], (int, float))]
-    return statistics.median(reached) * 100, len(reached)
+    return sorted(100 * float(row["reached"]) for row in rows if isinstance(row["reached"], (int, float)))
 
 
 def cost(size: int, workdir: Path, repeat: int = 3) -> tuple[float, float]:
@@ -286,8 +286,16 @@ def main() -> None:
         for name, found in impossible(work / "five"):
             said = "; ".join(f"{d.code} {d.message[:140]} | {d.hint[:160]}" for d in found) or "NOT FLAGGED"
             print(f"planted {name}: {said}")
-        median, count = percent_of_bound()
-        print(f"median % of tightest bound, MLPerf closed: {median:.2f}% over {count} figures")
+        reached = percent_of_bound()
+        print(
+            f"median % of tightest bound, MLPerf closed: {statistics.median(reached):.2f}% over {len(reached)} figures"
+        )
+        deciles = statistics.quantiles(reached, n=10)
+        print(
+            "  distribution: "
+            + ", ".join(f"p{10 * (i + 1)} {value:.1f}%" for i, value in enumerate(deciles))
+            + f", max {reached[-1]:.1f}%"
+        )
         for size in options.sizes:
             with_bounds, without = cost(size, work)
             print(
