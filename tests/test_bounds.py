@@ -270,8 +270,9 @@ def test_the_compute_roof_counts_the_whole_request_prefill_and_attention() -> No
     bare = _only(_run(figure), "compute-roof")
     whole = _only(_run(figure, input_tokens=1024, output_tokens=1024, lengths="fixed"), "compute-roof")
     matmul = 8 * 10**9 - 128256 * 4096
-    attention = 32 * 2 * 32 * (128 + 128) * (2048 * 2049 // 2)  # layers x heads x sizes x causal pairs
-    per_output = Fraction(2 * matmul * 2048 + attention, 1024)
+    # 2,047 tokens pass the weights (the last output token is sampled, never fed back)
+    attention = 32 * 2 * 32 * (128 + 128) * (2047 * 2048 // 2)  # layers x heads x sizes x causal pairs
+    per_output = Fraction(2 * matmul * 2047 + attention, 1024)
     assert whole.limit == Fraction(8 * 45 * 10**14) / per_output
     assert bare.limit is not None and whole.limit < bare.limit / 2  # the prompt's share halves the roof
     assert any("input tokens per request: 1,024" in line for line in whole.trace)
@@ -298,11 +299,11 @@ def test_a_dataset_s_mean_prompt_with_the_accuracy_report_s_mean_output_counts_b
     run = _run(figure, input_tokens=222, lengths="mean", mean_output_tokens=mean, output_source="the report")
     bound = _only(run, "compute-roof")
     matmul = 8 * 10**9 - 128256 * 4096
-    request = 222 + mean
+    request = 222 + mean - 1
     attention = 32 * 2 * 32 * (128 + 128) * request * (request + 1) / 2  # Jensen: the mean request's pairs
     assert bound.limit == Fraction(8 * 45 * 10**14) / ((2 * matmul * request + attention) / mean)
     assert alone.limit is not None and bound.limit is not None
-    assert alone.limit / bound.limit > Fraction(17, 10)  # (222 + 294.45) / 294.45 = 1.75
+    assert alone.limit / bound.limit > Fraction(17, 10)  # (222 + 294.45 - 1) / 294.45 = 1.75
     assert any("mean input tokens per request: 222 (the workload)" in line for line in bound.trace)
 
 
@@ -313,7 +314,7 @@ def test_an_output_cap_with_a_mean_prompt_bounds_the_output_rate_without_the_mea
     bare = _only(_run(figure, input_tokens=870, lengths="mean"), "compute-roof")
     capped = _only(_run(figure, input_tokens=870, lengths="mean", output_cap=128), "compute-roof")
     matmul = 8 * 10**9 - 128256 * 4096
-    assert capped.limit == Fraction(8 * 45 * 10**14) / (Fraction(2 * matmul * (870 + 128), 128))
+    assert capped.limit == Fraction(8 * 45 * 10**14) / (Fraction(2 * matmul * (870 + 128 - 1), 128))
     assert bare.limit is not None and capped.limit is not None and bare.limit / capped.limit > 7
     assert any("at most 128 (the benchmark's cap)" in line for line in capped.trace)
     fixed = _only(_run(figure, input_tokens=870, lengths="fixed", output_cap=128), "compute-roof")
@@ -328,9 +329,9 @@ def test_capped_lengths_count_no_prompt_and_a_window_counts_its_convex_share() -
     window = replace(LLAMA_8B, layout=uniform_layer_groups("w", SlidingWindow(8, 128, 128, window=128), 32))
     run = _run(figure, model=window, input_tokens=1000, output_tokens=24, lengths="mean")
     bound = _only(run, "compute-roof")
-    pairs = 128 * 1024 - 128 * 129 // 2  # the convex lower bound w L - w (w + 1) / 2 at L = 1,024
+    pairs = 128 * 1023 - 128 * 129 // 2  # the convex lower bound w L - w (w + 1) / 2 at L = 1,023
     matmul = 8 * 10**9 - 128256 * 4096
-    per_output = Fraction(2 * matmul * 1024 + 32 * 2 * 32 * 256 * pairs, 24)
+    per_output = Fraction(2 * matmul * 1023 + 32 * 2 * 32 * 256 * pairs, 24)
     assert bound.limit == Fraction(8 * 45 * 10**14) / per_output
 
 

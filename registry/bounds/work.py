@@ -1,8 +1,9 @@
 """The least arithmetic a figure's tokens cost over the whole request: the prompt's prefill, the output's
 decode, and attention over both, from the workload's own token counts.
 
-A request of ``i`` input and ``o`` output tokens passes ``i + o`` tokens through the active weights (2
-FLOPs per parameter each) and, in causal attention, each token attends to every one before it. An
+A request of ``i`` input and ``o`` output tokens passes ``i + o - 1`` tokens through the active weights (2
+FLOPs per parameter each: the prompt in prefill, then each output token but the last, which is sampled
+and never fed back) and, in causal attention, each of those attends to every one before it. An
 output rate then costs, per output token, the whole request's work over its ``o`` tokens; a total rate
 (input and output tokens) the same work over ``i + o``. With mean lengths (an MLPerf dataset, a serving
 tool's totals over its requests) the linear part is exact in the means and attention is bounded below
@@ -10,10 +11,10 @@ through Jensen's inequality by a convex count of pairs (:func:`registry.bounds.f
 so the work stays a lower bound and the roof an upper bound. Where only the output length is known,
 output tokens attend at least to each other; where only the input is known, with fixed lengths each
 output token attends at least to its prompt, and with mean lengths and a cap on the output
-(``max_output_tokens``) an output rate's tokens each carry at least ``(input + cap) / cap`` of the
-weights' work: a request's work over its output tokens, ``(i + o) / o``, falls as ``o`` grows, and the
-mean output is at most the cap (attention is then not counted). A cap on the lengths themselves (``lengths: max``) bounds nothing from
-below.
+(``max_output_tokens``) an output rate's tokens each carry at least ``(input + cap - 1) / cap`` of the
+weights' work: a request's work over its output tokens, ``(i + o - 1) / o``, falls as ``o`` grows, and
+the mean output is at most the cap (attention is then not counted). A cap on the lengths themselves
+(``lengths: max``) bounds nothing from below.
 """
 
 from __future__ import annotations
@@ -69,10 +70,10 @@ def work_per_token(
     inp, out = lengths.input, lengths.output
     total = metric == "total_throughput"
     if inp is not None and out is not None:
-        request = inp + out
+        request = inp + out - 1
         attention = request_attention(run.model, request, lengths.fixed)
         work = per_token * request + attention.flops
-        tokens = request if total else out
+        tokens = inp + out if total else out
         lines.extend(attention.lines)
         lines.append(
             f"request: {si(per_token, 'FLOP')} × {count(request)} tokens + attention = {si(work, 'FLOP')}"
@@ -94,9 +95,9 @@ def work_per_token(
     if inp is not None and not total and run.output_cap and run.lengths == "mean":
         cap = run.output_cap
         lines.append(f"output tokens per request: at most {count(cap)} (the benchmark's cap), so at least")
-        flops = per_token * (inp + cap) / cap
+        flops = per_token * (inp + cap - 1) / cap
         lines.append(
-            f"per output token: {si(per_token, 'FLOP')} × ({count(inp)} + {count(cap)}) / {count(cap)} = "
+            f"per output token: {si(per_token, 'FLOP')} × ({count(inp)} + {count(cap)} - 1) / {count(cap)} = "
             f"{si(flops, 'FLOP')} (attention not counted)"
         )
         used = (("input tokens", count(inp)), ("output cap", count(cap)))
