@@ -38,6 +38,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from registry.authoring.importers.mlperf_rules import benchmark_of
+from registry.authoring.importers.mlperf_table import SummaryRow
+
 DASHBOARD = ("openshift-psap/performance-dashboard", "71007029fb5bced1d79808e7e64dc4c2af82ea55")
 """The repository and commit of the per-sample tables."""
 
@@ -123,16 +126,27 @@ RULES = ("mlcommons/inference_policies", "ac93e89c0c9a8819eb0ad987768c2f6e228967
 """The MLPerf Inference rules that cap each benchmark's output in the closed division."""
 
 
-def workload(benchmark: str, closed: bool) -> dict[str, Any]:
-    """The workload fields a record of ``benchmark`` states from its dataset (none where unknown), with
-    the output cap in the ``closed`` division."""
-    found = LENGTHS.get(benchmark)
+def _closed(row: SummaryRow) -> bool:
+    return row["Division"].strip().lower() == "closed"
+
+
+def workload(row: SummaryRow) -> dict[str, Any]:
+    """A results table row's workload: what it ran, and the fields its benchmark's dataset states (none
+    where unknown), with the output cap in the closed division."""
+    found = LENGTHS.get(benchmark_of(row["Model"]))
+    described = (
+        f"The MLPerf Inference {row['version']} {row['MlperfModel']} benchmark ({row['Model']}), "
+        f"{row['Scenario']} scenario, with the benchmark's own dataset; "
+    )
     if found is None:
-        return {}
+        return {"description": described + "the results summary gives no lengths, request counts or rates."}
     return {
+        "description": described
+        + "the mean input length is the dataset's (sources); the results summary gives no request counts "
+        "or rates.",
         "input_tokens": found.input_tokens,
         "lengths": "mean",
-        **({"max_output_tokens": found.max_output_tokens} if closed else {}),
+        **({"max_output_tokens": found.max_output_tokens} if _closed(row) else {}),
         "dataset": found.dataset,
         "distribution": (
             f"each of the {found.samples:,} samples issued equally often (LoadGen's equal issue mode); "
@@ -142,9 +156,10 @@ def workload(benchmark: str, closed: bool) -> dict[str, Any]:
     }
 
 
-def citations(benchmark: str, closed: bool) -> list[dict[str, Any]]:
+def citations(row: SummaryRow) -> list[dict[str, Any]]:
     """The per-sample table the mean is counted from, LoadGen's settings that make it the run's, and in
-    the ``closed`` division the rule that caps the output."""
+    the closed division the rule that caps the output."""
+    benchmark = benchmark_of(row["Model"])
     found = LENGTHS.get(benchmark)
     if found is None:
         return []
@@ -198,5 +213,5 @@ def citations(benchmark: str, closed: bool) -> list[dict[str, Any]]:
                 f"{name}.*.sample_concatenate_permutation = 1"
             ),
         },
-        *(cap if closed else []),
+        *(cap if _closed(row) else []),
     ]

@@ -292,10 +292,7 @@ def map_row(
         "hardware_count": count,
         "precision": _precision(row),
         "prefix_cache": "none",
-        "workload": {
-            "description": _workload(row),
-            **datasets.workload(rules.benchmark_of(row["Model"]), _closed(row)),
-        },
+        "workload": datasets.workload(row),
         "scenario": scenario,
         "system": _system(row, parts),
         "metrics": metrics,
@@ -423,31 +420,13 @@ def _sources(
                 "section": "MODEL_REPO_ID",
             }
         )
-    lengths = datasets.citations(rules.benchmark_of(row["Model"]), _closed(row))
+    lengths = datasets.citations(row)
     return found + checkpoints.citation(row) + lengths + ([ruled.citation] if ruled else [])
-
-
-def _closed(row: SummaryRow) -> bool:
-    return row["Division"].strip().lower() == "closed"
 
 
 def _title(row: SummaryRow) -> str:
     title = f"MLPerf Inference {row['version']} {row['Model']} {row['Scenario']}: {row['Organization']}, {row['SystemName']}"
     return title if len(title) <= 300 else title[:297] + "..."
-
-
-def _workload(row: SummaryRow) -> str:
-    known = rules.benchmark_of(row["Model"]) in datasets.LENGTHS
-    return (
-        f"The MLPerf Inference {row['version']} {row['MlperfModel']} benchmark ({row['Model']}), "
-        f"{row['Scenario']} scenario, with the benchmark's own dataset; "
-        + (
-            "the mean input length is the dataset's (sources); the results summary gives no request "
-            "counts or rates."
-            if known
-            else "the results summary gives no lengths, request counts or rates."
-        )
-    )
 
 
 def _citation(row: SummaryRow, source: Source) -> dict[str, Any]:
