@@ -397,3 +397,38 @@ def test_the_decode_roof_says_what_it_lacks() -> None:
         _decode_run(figure, model=replace(LLAMA_8B, params_total=Fraction(400 * 10**9))), "decode-roof"
     )
     assert full.reason is not None and "weights alone fill the memory" in full.reason
+
+
+def test_a_format_that_may_have_been_quantized_takes_the_fastest_peak_and_the_least_bytes() -> None:
+    throughput = _figure("output_throughput", 1000)
+    stated = _only(_run(throughput, weights=("bf16",)), "compute-roof")
+    started = _only(
+        _run(throughput, weights=("bf16",), weights_assumed="int4", weights_reason="it may be quantized"),
+        "compute-roof",
+    )
+    assert stated.limit is not None and started.limit is not None and started.limit == 4 * stated.limit
+    assert "compute format: it may be quantized" in started.trace
+    tpot = _figure("tpot", Fraction(1, 10**6), per="request", statistic="mean")
+    floor = _only(_run(tpot, weights=("bf16",), scenario="single-stream", concurrency=1), "bandwidth-roof")
+    least = _only(
+        _run(
+            tpot,
+            weights=("bf16",),
+            scenario="single-stream",
+            concurrency=1,
+            weights_assumed="int4",
+            weights_reason="it may be quantized",
+        ),
+        "bandwidth-roof",
+    )
+    assert floor.limit is not None and least.limit is not None and floor.limit == 4 * least.limit
+    assert any("stated bf16, counted at int4: it may be quantized" in line for line in least.trace)
+
+
+def test_a_part_reading_its_host_s_memory_has_no_bandwidth_bound_but_keeps_its_compute_roof() -> None:
+    coherent = replace(B200, memory_unbound="hardware/b200 reads its host's memory coherently")
+    tpot = _figure("tpot", Fraction(1, 10**6), per="request", statistic="mean")
+    floor = _only(_run(tpot, parts=(coherent,), scenario="single-stream", concurrency=1), "bandwidth-roof")
+    assert floor.limit is None and "reads its host's memory coherently" in (floor.reason or "")
+    roof = _only(_run(_figure("output_throughput", 1000), parts=(coherent,)), "compute-roof")
+    assert roof.limit is not None

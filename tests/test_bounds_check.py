@@ -132,3 +132,29 @@ def test_explain_shows_each_bound_s_derivation_and_why_one_cannot_be_computed(tm
     hardware.write_text(cut, encoding="utf-8")
     text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
     assert "  not computable: hardware/b200 states no dense peak at bf16" in text
+
+
+MLPERF_PROVENANCE = "provenance:\n  source: mlperf\n  round: v4.1\n  division: closed\nsources:\n"
+
+
+def test_an_mlperf_row_s_16_bit_format_may_be_its_starting_checkpoint(tmp_path: Path) -> None:
+    """MLPerf's weight_data_types may name the checkpoint a closed run quantized (v4.1's TensorRT rows
+    state fp16 beyond the 16-bit peak): such a row is held to the fastest peak, its weights counted at
+    4 bits; the same format elsewhere is the served one."""
+
+    def offline(where: Path, mlperf: bool) -> tuple[list[Diagnostic], Path]:
+        _offline(where, "1,000,000 tok/s")
+        root = where / "F012"
+        path = root / F012_RUN
+        text = path.read_text(encoding="utf-8").replace("lengths: fixed", "lengths: mean")
+        path.write_text(text.replace("sources:\n", MLPERF_PROVENANCE) if mlperf else text, encoding="utf-8")
+        return check(root).diagnostics, root
+
+    served, _ = offline(tmp_path / "served", mlperf=False)
+    assert "at bf16 for 8 B active parameters" in _one(served, "F010").message
+    started, root = offline(tmp_path / "mlperf", mlperf=True)
+    assert started == []
+    text = explain(root, "benchmarks/llama-8b-b200-long-prompt")
+    assert "compute format: MLPerf's table writes the format" in text
+    assert "dense fp4, its fastest: the stated bf16 may have been quantized" in text
+    assert "weights 4 GB (int4: the stated bf16 may be the checkpoint the run started from" in text

@@ -40,8 +40,8 @@ KIND: BoundKind = "decode-roof"
 
 
 def _narrowest(run: RunFacts) -> tuple[str, Fraction]:
-    fmt = min(run.weights, key=lambda name: get_dtype(name).bytes_per_element)
-    return fmt, get_dtype(fmt).bytes_per_element
+    fmt, why = run.narrowest_weights()
+    return why or fmt, get_dtype(fmt).bytes_per_element
 
 
 def _memory(run: RunFacts) -> tuple[Fraction, str] | str:
@@ -106,7 +106,7 @@ def decode_roof(run: RunFacts, figure: Figure) -> Bound:
                 Slip(f"a per-system figure written per accelerator (x{n} accelerators)", Fraction(n)),
                 *slips,
             )
-    fmt, _ = _narrowest(run)
+    fmt = run.narrowest_weights()[0]
     what = f"the decode roof of {describe_system(run)} with {fmt} weights and the cache the memory holds"
     return Bound(
         KIND,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from registry.engine.dtypes import get_dtype
 from registry.engine.layers import LayerGroups
 
 
@@ -116,6 +117,12 @@ class RunFacts:
     """The workload's dataset is synthetic (random token ids), whose prompts share no cache block."""
     kv_assumed: str | None = None
     """The format ``kv_bytes`` is counted in when the run states none: the narrowest the engine knows."""
+    weights_assumed: str | None = None
+    """The format the weights are counted in when the stated ones may be the checkpoint the run started
+    from (it may have quantized them): the narrowest any engine serves; the compute is then counted at
+    each part's fastest dense peak."""
+    weights_reason: str | None = None
+    """Why ``weights_assumed`` is set, for the derivation."""
     engine_kv_bytes: Fraction | None = None
     """One sequence's cache at ``input_tokens`` under the run's own engine layout (block rounding and
     all), which the memory holds for each sequence; None when it cannot be computed."""
@@ -129,6 +136,17 @@ class RunFacts:
             f" (KV format not stated: counted at {self.kv_assumed}, the narrowest format the engine knows, "
             "so no engine's cache is smaller)"
         )
+
+    def narrowest_weights(self) -> tuple[str, str]:
+        """The weight format the bytes are counted in (the narrowest stated, or ``weights_assumed``) and
+        what a derivation says of it."""
+        if self.weights_assumed is not None:
+            stated = "/".join(self.weights)
+            return (
+                self.weights_assumed,
+                f"stated {stated}, counted at {self.weights_assumed}: {self.weights_reason}",
+            )
+        return min(self.weights, key=lambda name: get_dtype(name).bytes_per_element), ""
 
     @property
     def accelerators(self) -> int:

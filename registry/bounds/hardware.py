@@ -64,7 +64,11 @@ def system_peak(run: RunFacts) -> Peak | str:
     for part in run.parts:
         found = [peak for fmt in formats if (peak := _peak_of(part, fmt)) is not None]
         fastest = ""
-        if not found and part.peaks:
+        if run.weights_assumed is not None and not run.activations and part.peaks:
+            # The stated weights may be the checkpoint the run quantized: no faster than its fastest.
+            found = [max((peak, key) for key, peak in part.peaks.items())]
+            fastest = f", its fastest: the stated {' or '.join(formats)} may have been quantized"
+        elif not found and part.peaks:
             # A part without units for the format converts it to one it has: no faster than its fastest.
             found = [max((peak, key) for key, peak in part.peaks.items())]
             fastest = f", its fastest: none at {' or '.join(formats)}"
@@ -85,6 +89,9 @@ def system_bandwidth(run: RunFacts) -> tuple[Fraction, str] | str:
     total = Fraction(0)
     terms: list[str] = []
     for part in run.parts:
+        if part.memory_unbound is not None:
+            # It also reads its host's memory, at its link's rate on top of its own memory's.
+            return f"{part.memory_unbound}, and reads it beside its own at a rate not counted here"
         if part.bandwidth is None:
             return f"{part.hardware} states no memory bandwidth"
         total += part.count * part.bandwidth

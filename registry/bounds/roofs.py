@@ -91,6 +91,8 @@ def compute_roof(run: RunFacts, figure: Figure) -> Bound:
         return not_computable("compute-roof", figure, subject, "ceiling", "tok/s", missing or "")
     flops, work_lines, inputs = work_per_token(run, figure.metric)
     lines = list(work_lines)
+    if run.weights_reason is not None and not run.activations:
+        lines.append(f"compute format: {run.weights_reason}")
     lines.append(peak.line)
     system = peak.flops / flops
     lines.append(f"roof: {si(peak.flops, 'FLOP/s')} / {si(flops, 'FLOP')} = {rate(system)} per system")
@@ -128,7 +130,7 @@ def _weight_bytes(run: RunFacts) -> tuple[Fraction, str, str] | str:
         return "the run states no weight format"
     active = run.model.params_active
     assert active is not None
-    fmt = min(run.weights, key=lambda name: get_dtype(name).bytes_per_element)
+    fmt, why = run.narrowest_weights()
     per = get_dtype(fmt).bytes_per_element
     params = active - (run.model.untied_embedding or 0)
     written = (
@@ -138,7 +140,7 @@ def _weight_bytes(run: RunFacts) -> tuple[Fraction, str, str] | str:
     )
     return (
         params * per,
-        f"weights read per step: {written} × {count(per)} B ({fmt}) = {si(params * per, 'B')}",
+        f"weights read per step: {written} × {count(per)} B ({why or fmt}) = {si(params * per, 'B')}",
         fmt,
     )
 

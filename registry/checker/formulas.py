@@ -315,7 +315,7 @@ def _fit_message(record: RunRecord, model: Model, hardware: Hardware, fit: Memor
     replicas = f"{fit.replicas} data-parallel replicas x " if fit.replicas > 1 else ""
     counted = f"{model.params_total_b:g}B" if model.params_total_b is not None else "at least the config's"
     parts = (
-        f"{replicas}weights {weights} ({counted} parameters x {fit.weight_format})",
+        f"{replicas}weights {weights} ({counted} parameters x {fit.counted_as})",
         f"KV cache {cache} at {run.run.context_tokens:,} tokens x batch {run.run.batch:,}"
         if run.run is not None and fit.cache_not_counted is None
         else "no KV cache (not counted: " + (fit.cache_not_counted or "no context") + ")",

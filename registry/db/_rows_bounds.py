@@ -100,7 +100,7 @@ def _fit_row(record: Benchmark, fit: MemoryFit | str) -> Row:
             "description": f"the memory of {fit.count} x {record.hardware}",
             "inputs": as_json(
                 {
-                    "weights": f"{float(fit.weights):,.0f} B ({fit.weight_format})",
+                    "weights": f"{float(fit.weights):,.0f} B ({fit.counted_as})",
                     "replicas": fit.replicas,
                     "kv cache": f"{float(fit.cache):,.0f} B"
                     if fit.cache_not_counted is None

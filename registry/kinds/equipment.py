@@ -140,7 +140,8 @@ class Hardware(Envelope):
         description="Where the accelerator reads its host's memory coherently as its own (a Grace Hopper "
         "superchip's GPU reads the Grace CPU's LPDDR5X over NVLink-C2C): how, in the source's words. Its "
         "own memory then does not limit the weights and cache a run holds, so the memory fit and the "
-        "decode roof, which count sequences in that memory, are not computed for it.",
+        "decode roof, which count sequences in that memory, are not computed for it, nor the bounds that "
+        "read its memory bandwidth (the bandwidth roof and floor): it reads the host's memory beside its own.",
     )
     interconnect_bandwidth_per_device: str | None = Field(
         default=None,

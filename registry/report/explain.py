@@ -131,7 +131,7 @@ def fit_line(fit: MemoryFit) -> str:
     replicas = f" x {fit.replicas} replicas" if fit.replicas > 1 else ""
     cache = si(fit.cache, "B") if fit.cache_not_counted is None else f"not counted ({fit.cache_not_counted})"
     return (
-        f"weights {si(fit.weights, 'B')} ({fit.weight_format}){replicas} + cache {cache} "
+        f"weights {si(fit.weights, 'B')} ({fit.counted_as}){replicas} + cache {cache} "
         f"= {si(fit.needed, 'B')} of {si(fit.memory, 'B')} ({percent(fit.needed / fit.memory)})"
     )
 

@@ -29,6 +29,31 @@ LEAST_KV_DTYPE = min(DTYPES, key=lambda name: get_dtype(name).bytes_per_element)
 """The format a cache of unstated format is counted in: the narrowest the engine knows (4 bits), so the
 bytes it gives are the least any serving engine's cache takes, and a bound built on them stays a bound."""
 
+QUANTIZABLE = (
+    "MLPerf's table writes the format the submission's measurements file gives as weight_data_types, "
+    "beside which that file states the weight_transformations it applied (the closed division allows "
+    "quantizing the reference checkpoint): a 16-bit or wider format there may be the checkpoint the run "
+    "started from (v4.1's TensorRT rows all state fp16 and reach up to 112% of an H200's 16-bit dense "
+    "peak), so the weights are counted at {least}, the narrowest any engine serves, and the compute at "
+    "the accelerator's fastest dense peak"
+)
+"""Why an MLPerf record's 16-bit (or wider) weight format bounds neither its compute format nor its
+weights' bytes."""
+
+
+def starting_formats(record: Benchmark) -> str | None:
+    """Why the record's stated weight formats may be the checkpoint it started from rather than the one
+    it served (an MLPerf row stating only 16-bit or wider formats), or None."""
+    provenance = record.provenance
+    if provenance is None or provenance.source != "mlperf":
+        return None
+    precision = record.precision
+    stated = (precision.weights,) if precision.weights else tuple(precision.weight_formats or ())
+    if not stated or any(get_dtype(name).bytes_per_element < 2 for name in stated):
+        return None
+    return QUANTIZABLE.format(least=LEAST_KV_DTYPE)
+
+
 KvFigure = Fraction | str
 """One sequence's cache at the input length (bytes), or why there is none."""
 
@@ -89,6 +114,8 @@ def run_facts(
         activations=precision.activations,
         kv_dtype=precision.kv_cache,
         kv_assumed=None if precision.kv_cache else LEAST_KV_DTYPE,
+        weights_assumed=LEAST_KV_DTYPE if starting_formats(record) else None,
+        weights_reason=starting_formats(record),
         synthetic_prompts=bool(workload and workload.dataset and "synthetic" in workload.dataset.lower()),
         scenario=record.scenario,
         concurrency=_concurrency(record),
@@ -216,4 +243,4 @@ def _figures(record: Benchmark) -> list[Figure]:
     return figures
 
 
-__all__ = ["KvFigure", "benchmark_bounds", "model_facts", "run_facts"]
+__all__ = ["KvFigure", "benchmark_bounds", "model_facts", "run_facts", "starting_formats"]

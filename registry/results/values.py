@@ -28,6 +28,7 @@ from registry.results.bounds import (
     coherent_host,
     open_division,
     run_facts,
+    starting_formats,
 )
 from registry.results.figures import Figures, reasons
 from registry.results.geometry import ModelGeometry, model_geometry
@@ -56,11 +57,19 @@ class MemoryFit:
     """Units of the hardware record: ``hardware_count``, 1 when not stated."""
     weight_format: str = ""
     """The format the weights are counted in: the run's, or the narrowest of the formats it lists."""
+    weight_note: str = ""
+    """Why ``weight_format`` is not the stated one (an MLPerf row's 16-bit format, which may be the
+    checkpoint the run started from), else empty."""
     replicas: int = 1
     """Copies of the weights: the run's data-parallel degree (each replica holds the whole model)."""
     cache_not_counted: str | None = None
     """Why the cache is not counted (its format or the context not stated): the fit is then the weights
     alone against the memory, still a bound the run must meet."""
+
+    @property
+    def counted_as(self) -> str:
+        """The weights' format as a derivation writes it: the format, with why where it is not stated."""
+        return f"{self.weight_format}: {self.weight_note}" if self.weight_note else self.weight_format
 
     @property
     def needed(self) -> Fraction:
@@ -308,6 +317,10 @@ def _fit(
     if coherent is not None:
         return coherent
     weight_format = _weight_format(record)
+    note = ""
+    if isinstance(record, Benchmark) and starting_formats(record) is not None and weight_format is not None:
+        note = f"the stated {weight_format} may be the checkpoint the run started from, which MLPerf lets it quantize"
+        weight_format = LEAST_KV_DTYPE
     weights = _weights(model, weight_format, counted=isinstance(record, Benchmark))
     if isinstance(weights, str):
         return weights
@@ -318,12 +331,12 @@ def _fit(
     if uncounted is not None or run is None:
         # The weights alone, at the narrowest stated format, still bound the run: they must fit.
         return MemoryFit(
-            weights, Fraction(0), memory, count, weight_format or "", _replicas(record), uncounted
+            weights, Fraction(0), memory, count, weight_format or "", note, _replicas(record), uncounted
         )
     cache = _least_cache(layout, run, result)
     if cache is None:
         return result if isinstance(result, str) else "the engine gives no cache figure for this run"
-    return MemoryFit(weights, cache, memory, count, weight_format or "", _replicas(record))
+    return MemoryFit(weights, cache, memory, count, weight_format or "", note, _replicas(record))
 
 
 def _weight_format(record: RunRecord) -> str | None:
