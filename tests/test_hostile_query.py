@@ -116,6 +116,30 @@ def test_ctrl_c_stops_a_long_query_with_exit_130(root: Path) -> None:
     assert "Traceback" not in err
 
 
+def test_ctrl_c_ends_the_process_when_duckdb_is_slow_to_stop_the_query(root: Path) -> None:
+    """Under load DuckDB may take longer than Ctrl-C waits to stop a query: the process still ends at
+    once with 130, not after DuckDB has wound down (or aborted at exit)."""
+    sql = "SELECT sum(hash(a.range * b.range)) FROM range(100000000) AS a, range(100000000) AS b"
+    program = (
+        "import sys, threading, time, _thread\n"
+        "import registry.db._stream as stream\n"
+        "from registry.cli import main\n"
+        "stream.STOP_SECONDS = 0.0  # DuckDB never stops in time\n"
+        "threading.Thread(target=lambda: (time.sleep(1.5), _thread.interrupt_main()), daemon=True).start()\n"
+        "sys.exit(main())\n"
+    )
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", program, "query", sql, "--root", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 130, done.stderr
+    assert "registry: interrupted" in done.stderr and "Traceback" not in done.stderr
+    assert time.perf_counter() - started < 30
+
+
 def _peak_kib(root: Path, sql: str) -> tuple[int, bytes]:
     """The peak memory of ``registry query SQL --format csv`` in its own process, and its output."""
     measured = (

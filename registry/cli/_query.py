@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from registry.cli._db import current_database  # lazy
-    from registry.db import require_sql, stream_query  # lazy
+    from registry.db import StillRunning, require_sql, stream_query  # lazy
     from registry.errors import RegistryError  # lazy
 
     if args.db and not Path(args.db).parent.is_dir():
@@ -96,13 +97,20 @@ def run(args: argparse.Namespace) -> int:
     path = current_database(args, leave_out_drafts=True)
     if path is None:
         return 1
-    stream_query(
-        path,
-        sql,
-        sys.stdout,
-        args.format,
-        allow_files=args.allow_files,
-        timeout=args.timeout,
-        memory_limit=args.memory_limit,
-    )
+    try:
+        stream_query(
+            path,
+            sql,
+            sys.stdout,
+            args.format,
+            allow_files=args.allow_files,
+            timeout=args.timeout,
+            memory_limit=args.memory_limit,
+        )
+    except StillRunning:
+        # Ctrl-C, and DuckDB has not let go of the query a second later: end the process now, as
+        # Ctrl-C asks (an ordinary exit would wait on, then be aborted by, DuckDB's threads).
+        sys.stderr.write("registry: interrupted\n")
+        sys.stderr.flush()
+        os._exit(130)
     return 0

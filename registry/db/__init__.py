@@ -37,7 +37,7 @@ from registry.db._query import (
     run_query,
     text,
 )
-from registry.db._stream import require_sql, stream_query
+from registry.db._stream import StillRunning, require_sql, stream_query
 from registry.db._tables import TABLES, TYPE_RULES, Column, Table
 from registry.errors import QueryError
 from registry.results import CONTEXT_LADDER, ENGINE_LAYOUTS, KV_DTYPES
@@ -55,6 +55,7 @@ __all__ = [
     "Column",
     "QueryError",
     "QueryResult",
+    "StillRunning",
     "Table",
     "as_markdown",
     "build_database",

@@ -84,6 +84,16 @@ DEFAULT_MEMORY = "1GB"
 """DuckDB's memory limit for a query (``--memory-limit``); DuckDB's own default is most of the machine."""
 
 
+STOP_SECONDS = 1.0
+"""How long Ctrl-C waits for DuckDB to stop an interrupted query before it gives up on it."""
+
+
+class StillRunning(KeyboardInterrupt):
+    """Ctrl-C, with the interrupted query still winding down in DuckDB's threads after
+    :data:`STOP_SECONDS`: its connection is left open, and only ending the process at once (not an
+    interpreter shutdown, which DuckDB's running threads abort) stops it."""
+
+
 def stream_query(
     path: Path,
     sql: str,
@@ -97,7 +107,8 @@ def stream_query(
     """Run ``sql`` on the database at ``path`` and write its answer to ``out`` in ``format_`` as it
     comes, within ``timeout`` seconds and DuckDB's ``memory_limit`` (both set before the configuration
     is locked, so the SQL cannot raise them). Raises :class:`QueryError` for SQL that cannot run or
-    runs past the timeout, ``KeyboardInterrupt`` on Ctrl-C (after interrupting the query)."""
+    runs past the timeout, ``KeyboardInterrupt`` on Ctrl-C (after interrupting the query), or
+    :class:`StillRunning` when the query has not stopped a second later."""
     import duckdb  # lazy
 
     require_sql(sql)
@@ -136,10 +147,13 @@ def stream_query(
                 )
     except KeyboardInterrupt:
         cursor.interrupt()
-        worker.join(5.0)
+        worker.join(STOP_SECONDS)
+        if worker.is_alive():  # DuckDB is still winding down: say so, and let the caller end now
+            raise StillRunning from None
         raise
     finally:
-        _close(cursor, connection)
+        if not worker.is_alive():
+            _close(cursor, connection)
     if failure:
         if isinstance(failure[0], duckdb.Error):
             locked = isinstance(failure[0], duckdb.PermissionException) and not allow_files
