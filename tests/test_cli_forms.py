@@ -62,14 +62,22 @@ def test_explain_of_a_missing_bare_slug_is_exit_2(seed: Path, capsys: Capture) -
     assert "no record 'no-such-model'" in capsys.readouterr().err
 
 
-def test_explain_prints_plain_words_never_a_python_repr(capsys: Capture) -> None:
-    for model in ("llama-3.1-8b", "deepseek-v3", "qwen3-next-80b-a3b", "kimi-k3", "gemma-3-27b"):
-        assert main(["explain", "--root", str(REPO), model]) == 0
+PLAIN_WORDS_MODELS = ("llama-3.1-8b", "deepseek-v3", "qwen3-next-80b-a3b", "kimi-k3", "gemma-3-27b")
+"""A model of each kind of layer group: attention, MLA, recurrent state, chunked and sliding windows."""
+
+
+def test_explain_prints_plain_words_never_a_python_repr(tmp_path: Path, capsys: Capture) -> None:
+    # The real records, alone in a registry: explaining one checks the whole registry it is in.
+    (tmp_path / "records" / "models").mkdir(parents=True)
+    for model in PLAIN_WORDS_MODELS:
+        shutil.copy(REPO / "records" / "models" / f"{model}.yaml", tmp_path / "records" / "models")
+    for model in PLAIN_WORDS_MODELS:
+        assert main(["explain", "--root", str(tmp_path), model]) == 0
         out = capsys.readouterr().out
         assert "layer groups:" in out
         for repr_mark in ("Attention(", "MLA(", "Recurrent(", "StateTensor(", "SlidingWindow(", "=None"):
             assert repr_mark not in out, (model, repr_mark)
-    assert main(["explain", "--root", str(REPO), "llama-3.1-8b"]) == 0
+    assert main(["explain", "--root", str(tmp_path), "llama-3.1-8b"]) == 0
     assert (
         "32 × attention, layers 0–31: num_kv_heads 8, head_dim 128, v_head_dim 128" in capsys.readouterr().out
     )
