@@ -10,7 +10,7 @@ import pytest
 from filelock import FileLock
 from hypothesis import settings
 
-from registry.checker.pipeline import check
+from registry.checker.pipeline import CheckResult, check
 from registry.report.reporters import text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -45,6 +45,13 @@ def render_check(root: Path) -> str:
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="session")
+def real_check() -> CheckResult:
+    """``registry check`` of the real registry, run once per worker for every test that reads it (it
+    takes seconds); tests read it and never change it."""
+    return check(REPO)
 
 
 @dataclass(frozen=True)

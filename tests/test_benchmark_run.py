@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from registry.checker.load import load_canonical
-from registry.checker.pipeline import check
+from registry.checker.pipeline import CheckResult, check
 from registry.kinds.records import Benchmark
 from tests.conftest import REPO
 
@@ -43,9 +43,8 @@ def test_a_measured_figure_without_its_run_is_located_and_named(tmp_path: Path) 
     assert found[0].line > 1
 
 
-def test_the_real_benchmarks_carry_their_run() -> None:
-    result = check(REPO, [REPO / "records" / "benchmarks"])
-    assert [d for d in result.diagnostics if d.code == "S006"] == []
+def test_the_real_benchmarks_carry_their_run(real_check: CheckResult) -> None:
+    assert [d for d in real_check.diagnostics if d.code == "S006"] == []
 
 
 def _benchmark(**changes: object) -> dict[str, object]:

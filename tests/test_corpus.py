@@ -6,17 +6,16 @@ from collections import Counter
 
 import pytest
 
-from registry.checker.pipeline import CheckResult, check
+from registry.checker.pipeline import CheckResult
 from registry.engine.adapters import max_context_from_config
 from registry.kinds.records import KvEfficiency, Model
-from tests.conftest import REPO
 
 MINIMUM = {"model": 40, "engine": 5, "hardware": 7, "benchmark": 4}
 
 
 @pytest.fixture(scope="module")
-def result() -> CheckResult:
-    return check(REPO)
+def result(real_check: CheckResult) -> CheckResult:
+    return real_check
 
 
 def test_the_records_check_clean(result: CheckResult) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from registry.checker.index import RegistryIndex
-from registry.checker.pipeline import check, load_file
+from registry.checker.pipeline import CheckResult, check, load_file
 from registry.codes import refs
 from registry.kinds.records import WIKI_LINK
 
@@ -31,8 +31,8 @@ sources:
 
 
 @pytest.fixture(scope="module")
-def index() -> RegistryIndex:
-    return check(REPO).index
+def index(real_check: CheckResult) -> RegistryIndex:
+    return real_check.index
 
 
 def _write(root: Path, path: str, text: str) -> None:
@@ -75,9 +75,9 @@ def test_an_entry_knows_its_references_and_links_as_its_record_states_them(index
         assert [tuple(link) for link in entry.links] == links
 
 
-def test_a_registry_s_references_and_links_are_found() -> None:
+def test_a_registry_s_references_and_links_are_found(real_check: CheckResult) -> None:
     """Not every list above is empty: the real records reference and link one another."""
-    entries = list(check(REPO).index)
+    entries = list(real_check.index)
     assert any(entry.references for entry in entries) and any(entry.links for entry in entries)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry.checker.pipeline import check
+from registry.checker.pipeline import CheckResult, check
 from registry.engine.layers import (
     MLA,
     Attention,
@@ -417,13 +417,12 @@ def test_work_alongside_the_pages_runs_once_and_its_error_is_raised(tmp_path: Pa
         render_records(context, root / "site", workers=workers, alongside=failing)
 
 
-def test_backlinks_name_every_record_that_points_at_each_record_and_how() -> None:
+def test_backlinks_name_every_record_that_points_at_each_record_and_how(real_check: CheckResult) -> None:
     """Kept as numbers, the backlinks still give, for each record, each record that names it (in a
     reference field, ``related`` or a ``[[link]]``), sorted, each way once."""
     from registry.site._context import SiteContext
 
-    repo = Path(__file__).resolve().parents[1]
-    result = check(repo)
+    result = real_check
     expected: dict[str, set[tuple[str, str]]] = {}
     for entry in result.index:
         record = entry.record
