@@ -189,14 +189,12 @@ def origin_of(record: Benchmark) -> Origin:
     publisher = next((s.publisher for s in record.sources if s.publisher), None)
     if source is None:
         return Origin(publisher=publisher)
-    # The result ID, once the record format keeps it (MLPerf's "5.1-0001").
-    result_id = getattr(source, "result_id", None)
     return Origin(
         source=source.source,
         round=source.round,
         division=source.division,
         availability=source.availability,
-        result_id=result_id if isinstance(result_id, str) else None,
+        result_id=source.result_id,
         submitter=source.submitter,
         publisher=publisher,
     )

@@ -175,7 +175,6 @@ def _provenance(context: SiteContext, run: Benchmark, page: str) -> str:
             ("Round", source.round if source else None),
             ("Division", source.division if source else None),
             ("Availability", source.availability if source else None),
-            ("Result ID", _leaderboards.origin_of(run).result_id),
             ("Submitter", source.submitter if source else None),
             ("Result ID", source.result_id if source else None),
             ("Inferred", "yes: the table marks this result inferred" if source and source.inferred else None),
