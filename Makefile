@@ -32,7 +32,7 @@ run: $(VENV)/.installed
 	$(BIN)/registry site
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check registry tests

@@ -147,6 +147,7 @@ def test_downloads_are_published(built: Path) -> None:
     assert (downloads / "schemas/model.schema.json").is_file()
 
 
+@pytest.mark.xdist_group("real-site")  # with the real site's browser tests
 def test_the_real_registry_builds(real_site_build: RealSite) -> None:
     assert real_site_build.records["model"] == len(list((REPO / "records/models").glob("*.yaml")))
     assert broken_links(real_site_build.out) == []
@@ -156,6 +157,7 @@ def test_the_real_registry_builds(real_site_build: RealSite) -> None:
     assert "70,272 B" in page and "badge-agrees" in page
 
 
+@pytest.mark.xdist_group("real-site")  # with the real site's browser tests
 def test_reading_page_example_is_the_engines_trace(real_site_build: RealSite) -> None:
     """The derivation shown on the hand-written 'Reading a record page' is what the engine prints for
     the seed record."""

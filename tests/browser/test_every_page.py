@@ -122,6 +122,10 @@ def test_every_page_of_the_test_site(
     _check_all(browser, test_site, width, ARTIFACTS / "pages" / str(width), _every(request))
 
 
+REAL_SITE = pytest.mark.xdist_group("real-site")
+"""The tests that read the real registry's site run on one worker, the one that builds it: another
+worker would wait a minute on its lock (``make test`` distributes by group)."""
+
 LARGEST = 4
 """How many of each collection's record pages, the largest, the real registry's test opens."""
 SAMPLED = ("models", "kv-efficiency", "benchmarks", "engines", "hardware")
@@ -143,6 +147,7 @@ def real_pages(folder: Path) -> list[str]:
     return [page for page in pages if page in chosen]
 
 
+@REAL_SITE
 def test_the_real_registrys_pages_at_390(
     browser: Any, real_site: tuple[Path, str], request: pytest.FixtureRequest
 ) -> None:
@@ -156,6 +161,7 @@ def test_the_real_registrys_pages_at_390(
     assert not found, f"{len(found)} of {len(pages)} pages at 390 px:\n{_report(found)}"
 
 
+@REAL_SITE
 def test_the_real_registrys_collection_indexes_at_1920(
     browser: Any, real_site: tuple[Path, str], request: pytest.FixtureRequest
 ) -> None:
@@ -172,6 +178,7 @@ QUESTIONS = (("DeepSeek-R1", "Server"), ("gpt-oss-120b", "Server"), ("Llama 2 70
 """The models and scenarios a reader comes with: from the home page, one click reaches the answer."""
 
 
+@REAL_SITE
 def test_from_the_home_page_one_click_shows_the_best_per_accelerator_and_the_chart(
     browser: Any, real_site: tuple[Path, str]
 ) -> None:
