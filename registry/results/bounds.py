@@ -106,6 +106,7 @@ def run_facts(
     parts = _parts(index, record)
     precision = record.precision
     model = model_facts(index, record.model, geometry)
+    started = starting_formats(record)
     return RunFacts(
         id=record.id,
         model=replace(model, unbound=OPEN_DIVISION) if open_division(record) else model,
@@ -114,8 +115,8 @@ def run_facts(
         activations=precision.activations,
         kv_dtype=precision.kv_cache,
         kv_assumed=None if precision.kv_cache else LEAST_KV_DTYPE,
-        weights_assumed=LEAST_KV_DTYPE if starting_formats(record) else None,
-        weights_reason=starting_formats(record),
+        weights_assumed=LEAST_KV_DTYPE if started else None,
+        weights_reason=started,
         synthetic_prompts=bool(workload and workload.dataset and "synthetic" in workload.dataset.lower()),
         scenario=record.scenario,
         concurrency=_concurrency(record),
