@@ -24,12 +24,13 @@ import json
 import shutil
 import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
-from fuzz.strategies import REPO, _byte_edit
+from fuzz.strategies import REPO, Chooser, Drawn, byte_edit
 from fuzz.targets import Outcome, _promise
 
 SECONDS_PER_IMPORT = 30.0
@@ -180,21 +181,26 @@ def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     return copy
 
 
-@st.composite
-def json_input(draw: st.DrawFn, source: str) -> bytes:
+@cache
+def _fixture(source: str) -> Any:
+    """The source's fixture, parsed once (a JSON document, or sglang-bench's list of JSON lines)."""
+    text = SOURCES[source].read_text(encoding="utf-8")
+    if source == "sglang-bench":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)
+
+
+def _dumped(source: str, data: Any) -> str:
+    return "\n".join(json.dumps(item) for item in data) if source == "sglang-bench" else json.dumps(data)
+
+
+def json_mutant(choose: Chooser, source: str) -> bytes:
     """The source's fixture with one or two values replaced by hostile JSON text, maybe a key written
     twice, maybe its bytes edited."""
-    text = SOURCES[source].read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if line.strip()]
-    data = [json.loads(line) for line in lines] if source == "sglang-bench" else json.loads(text)
-    for _ in range(draw(st.integers(1, 2))):
-        paths = _paths(data)
-        data = _set(data, draw(st.sampled_from(paths)), _MARK)
-        replacement = draw(st.sampled_from(HOSTILE_JSON))
-        dumped = (
-            "\n".join(json.dumps(item) for item in data) if source == "sglang-bench" else json.dumps(data)
-        )
-        dumped = dumped.replace(json.dumps(_MARK), replacement, 1)
+    data = _fixture(source)
+    for _ in range(choose.integer(1, 2)):
+        data = _set(data, choose.pick(_paths(data)), _MARK)
+        dumped = _dumped(source, data).replace(json.dumps(_MARK), choose.pick(HOSTILE_JSON), 1)
         try:
             data = (
                 [json.loads(line) for line in dumped.splitlines()]
@@ -202,29 +208,33 @@ def json_input(draw: st.DrawFn, source: str) -> bytes:
                 else json.loads(dumped)
             )
         except ValueError:
-            return _maybe_edited(draw, dumped.encode("utf-8"))
-    dumped = "\n".join(json.dumps(item) for item in data) if source == "sglang-bench" else json.dumps(data)
-    if draw(st.booleans()) and dumped.startswith("{"):
-        key = draw(st.sampled_from(sorted(data) if isinstance(data, dict) and data else ["x"]))
+            return _maybe_edited(choose, dumped.encode("utf-8"))
+    dumped = _dumped(source, data)
+    if choose.integer(0, 1) and dumped.startswith("{"):
+        key = choose.pick(sorted(data) if isinstance(data, dict) and data else ["x"])
         dumped = "{" + f"{json.dumps(key)}: 99999.0, " + dumped[1:]
-    return _maybe_edited(draw, dumped.encode("utf-8"))
+    return _maybe_edited(choose, dumped.encode("utf-8"))
 
 
-def _maybe_edited(draw: st.DrawFn, raw: bytes) -> bytes:
-    return draw(_byte_edit(raw)) if draw(st.integers(0, 3)) == 0 else raw
+def _maybe_edited(choose: Chooser, raw: bytes) -> bytes:
+    return byte_edit(choose, raw) if choose.integer(0, 3) == 0 else raw
 
 
-@st.composite
-def mlperf_input(draw: st.DrawFn) -> bytes:
-    """The MLPerf fixture with a few cells replaced (or a row doubled with one cell changed)."""
+@cache
+def _mlperf_rows() -> tuple[dict[str, str], ...]:
     with (MLPERF / "summary.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
+        return tuple(csv.DictReader(handle))
+
+
+def mlperf_mutant(choose: Chooser) -> bytes:
+    """The MLPerf fixture with a few cells replaced (or a row doubled with one cell changed)."""
+    rows = list(_mlperf_rows())
     columns = list(rows[0])
-    for _ in range(draw(st.integers(1, 3))):
-        row = draw(st.integers(0, len(rows) - 1))
-        column = draw(st.sampled_from(columns))
-        cell = draw(st.sampled_from(HOSTILE_CELLS))
-        if draw(st.integers(0, 4)) == 0:
+    for _ in range(choose.integer(1, 3)):
+        row = choose.integer(0, len(rows) - 1)
+        column = choose.pick(columns)
+        cell = choose.pick(HOSTILE_CELLS)
+        if choose.integer(0, 4) == 0:
             rows.append(rows[row] | {column: cell})
         else:
             rows[row] = rows[row] | {column: cell}
@@ -232,11 +242,17 @@ def mlperf_input(draw: st.DrawFn) -> bytes:
     writer = csv.DictWriter(out, fieldnames=columns, quoting=csv.QUOTE_ALL, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    return _maybe_edited(draw, out.getvalue().encode("utf-8"))
+    return _maybe_edited(choose, out.getvalue().encode("utf-8"))
+
+
+def mutant(choose: Chooser, source: str) -> bytes:
+    """One input for ``source``'s importer."""
+    return mlperf_mutant(choose) if source == "mlperf" else json_mutant(choose, source)
 
 
 def inputs(source: str) -> st.SearchStrategy[bytes]:
-    return mlperf_input() if source == "mlperf" else json_input(source)
+    """The Hypothesis strategy of ``source``'s inputs: :func:`mutant`, drawn (so that it shrinks)."""
+    return st.composite(lambda draw: mutant(Drawn(draw), source))()
 
 
 class FuzzRegistry:

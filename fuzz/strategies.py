@@ -9,13 +9,17 @@ node with a value of another type or an extreme size, drop or add a key, and wri
 from __future__ import annotations
 
 import io
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 
 FIXTURES = {
     "model-config": "models/example-llama",
@@ -116,22 +120,66 @@ def seed_files() -> tuple[tuple[str, bytes], ...]:
 # ---------------------------------------------------------------- byte-level mutation
 
 
-@st.composite
-def _byte_edit(draw: st.DrawFn, data: bytes) -> bytes:
-    at = draw(st.integers(0, len(data)))
-    kind = draw(st.sampled_from(["insert-token", "insert-bytes", "delete", "overwrite", "duplicate-line"]))
+class Chooser(Protocol):
+    """Where a mutation takes its choices: Hypothesis's ``draw`` (:class:`Drawn`, which shrinks what it
+    finds) or a seeded random source (:class:`Seeded`, a thousand times cheaper, for long campaigns)."""
+
+    def pick(self, items: Sequence[T]) -> T: ...
+
+    def integer(self, low: int, high: int) -> int: ...
+
+    def binary(self, low: int, high: int) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Drawn:
+    draw: st.DrawFn
+
+    def pick(self, items: Sequence[T]) -> T:
+        return self.draw(st.sampled_from(items))
+
+    def integer(self, low: int, high: int) -> int:
+        return self.draw(st.integers(low, high))
+
+    def binary(self, low: int, high: int) -> bytes:
+        return self.draw(st.binary(min_size=low, max_size=high))
+
+
+@dataclass(frozen=True)
+class Seeded:
+    source: random.Random
+
+    def pick(self, items: Sequence[T]) -> T:
+        return items[self.source.randrange(len(items))]
+
+    def integer(self, low: int, high: int) -> int:
+        return self.source.randint(low, high)
+
+    def binary(self, low: int, high: int) -> bytes:
+        return self.source.randbytes(self.source.randint(low, high))
+
+
+def byte_edit(choose: Chooser, data: bytes) -> bytes:
+    """One byte-level edit: a token or bytes inserted, bytes deleted or overwritten, a line doubled."""
+    at = choose.integer(0, len(data))
+    kind = choose.pick(["insert-token", "insert-bytes", "delete", "overwrite", "duplicate-line"])
     if kind == "insert-token":
-        return data[:at] + draw(st.sampled_from(TOKENS)).encode("utf-8") + data[at:]
+        return data[:at] + choose.pick(TOKENS).encode("utf-8") + data[at:]
     if kind == "insert-bytes":
-        return data[:at] + draw(st.binary(min_size=1, max_size=8)) + data[at:]
+        return data[:at] + choose.binary(1, 8) + data[at:]
     if kind == "delete":
-        return data[:at] + data[at + draw(st.integers(1, 16)) :]
+        return data[:at] + data[at + choose.integer(1, 16) :]
     if kind == "overwrite":
-        chunk = draw(st.binary(min_size=1, max_size=4))
+        chunk = choose.binary(1, 4)
         return data[:at] + chunk + data[at + len(chunk) :]
     lines = data.splitlines(keepends=True) or [b""]
-    line = draw(st.integers(0, len(lines) - 1))
+    line = choose.integer(0, len(lines) - 1)
     return b"".join([*lines[: line + 1], lines[line], *lines[line + 1 :]])
+
+
+@st.composite
+def _byte_edit(draw: st.DrawFn, data: bytes) -> bytes:
+    return byte_edit(Drawn(draw), data)
 
 
 @st.composite

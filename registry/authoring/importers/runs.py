@@ -45,10 +45,17 @@ def check_options(options: BenchOptions, runs: list[RunDraft]) -> None:
         raise RegistryError("--hardware needs --count: how many of it ran the server")
 
 
-def plan_runs(root: Path, runs: list[RunDraft], options: BenchOptions, result: RunsResult) -> list[Planned]:
-    """Every run's record, nothing written; the runs that cannot be records go to ``result.unmapped``."""
+def plan_runs(
+    root: Path,
+    runs: list[RunDraft],
+    options: BenchOptions,
+    result: RunsResult,
+    models: ModelCatalog | None = None,
+) -> list[Planned]:
+    """Every run's record, nothing written; the runs that cannot be records go to ``result.unmapped``.
+    ``models``: the registry's model catalogue, read from ``root`` when not given."""
     check_options(options, runs)
-    models = ModelCatalog.read(root)
+    models = models or ModelCatalog.read(root)
     planned: dict[str, tuple[RunDraft, Planned]] = {}
     for run in runs:
         rid = record_id(options.record_id, "benchmarks") if options.record_id else default_id(run)
