@@ -99,6 +99,11 @@ def campaign(source: str, inputs: int, seed: int, full: int, tally: Tally, log: 
     plan = _planner(source)
     started = time.monotonic()
     for count in range(1, inputs + 1):
+        if count % 50_000 == 0:
+            rate = count / (time.monotonic() - started)
+            log(
+                f"{source}: {count:,} inputs, {len(tally.plans):,} plans, {tally.imported:,} imported, {rate:,.0f}/s"
+            )
         raw = importers.mutant(choose, source)
         tally.inputs += 1
         began = time.perf_counter()
@@ -133,11 +138,6 @@ def campaign(source: str, inputs: int, seed: int, full: int, tally: Tally, log: 
             except Exception as error:  # a broken promise (a record the check refuses) or a traceback
                 tally.findings.append(_finding(source, raw, error))
                 log(f"FINDING in {source} (imported): {error} (saved to {_save(tally.findings[-1])})")
-        if count % 50_000 == 0:
-            rate = count / (time.monotonic() - started)
-            log(
-                f"{source}: {count:,} inputs, {len(tally.plans):,} plans, {tally.imported:,} imported, {rate:,.0f}/s"
-            )
     return tally
 
 
