@@ -156,15 +156,24 @@ SOURCE_OPTIONS: dict[str, dict[str, Any]] = {
 left to the file (an option the file contradicts is refused), and what it lacks is given."""
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
+def _paths(value: Any) -> list[tuple[Any, ...]]:
+    """Every path into ``value``, the root first, depth first in document order (one list, no copies:
+    the guidellm fixture has some 1,100 values)."""
+    found: list[tuple[Any, ...]] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        found.append(path)
+        if isinstance(item, dict):
+            stack.extend(((*path, key), child) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend(((*path, index), item[index]) for index in range(len(item) - 1, -1, -1))
     return found
+
+
+@cache
+def _fixture_paths(source: str) -> tuple[tuple[Any, ...], ...]:
+    return tuple(_paths(_fixture(source)))
 
 
 _MARK = "\u0000HOSTILE\u0000"
@@ -198,9 +207,20 @@ def json_mutant(choose: Chooser, source: str) -> bytes:
     """The source's fixture with one or two values replaced by hostile JSON text, maybe a key written
     twice, maybe its bytes edited."""
     data = _fixture(source)
-    for _ in range(choose.integer(1, 2)):
-        data = _set(data, choose.pick(_paths(data)), _MARK)
-        dumped = _dumped(source, data).replace(json.dumps(_MARK), choose.pick(HOSTILE_JSON), 1)
+    for round_ in range(choose.integer(1, 2)):
+        path = choose.pick(_fixture_paths(source) if round_ == 0 else _paths(data))
+        hostile = choose.pick(HOSTILE_JSON)
+        if path:
+            try:
+                # What the file would read back as, without writing and reading the whole file: each
+                # hostile text is one JSON value, so only the value at ``path`` changes.
+                data = _set(data, path, json.loads(hostile))
+                continue
+            except ValueError:  # a value Python's reader refuses (5,000 digits): the file goes as text
+                pass
+        # The root (sglang-bench's file of lines becomes the lines of what replaced it), or a text that
+        # is not Python's JSON: written into the whole file, and the file read back if it reads.
+        dumped = _dumped(source, _set(data, path, _MARK)).replace(json.dumps(_MARK), hostile, 1)
         try:
             data = (
                 [json.loads(line) for line in dumped.splitlines()]

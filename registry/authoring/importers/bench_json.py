@@ -98,16 +98,14 @@ def parse_json(path: Path, text: str, line: int | None = None) -> Any:
     :class:`SourceError`."""
     where = f"{path}:{line}" if line is not None else str(path)
     try:
-        return bounded_json(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
+        return bounded_json(
+            text, parse_int=source_number, parse_float=source_number, parse_constant=_constant
+        )
     except json.JSONDecodeError as error:
         at = (line or 1) + error.lineno - 1
         raise SourceError(f"{path}:{at}:{error.colno}: not JSON: {error.msg}") from None
     except (JsonRefused, NumberRefused) as refused:
         raise SourceError(f"{where}: {refused}") from None
-
-
-def _number(text: str) -> Number:
-    return source_number(text)
 
 
 def _parse(path: Path, text: str, line: int | None) -> dict[str, Any]:

@@ -31,17 +31,21 @@ def source_number(text: str) -> int | Decimal:
     """``text`` as an ``int`` (no fraction, no exponent) or an exact ``Decimal``, by the rules above;
     :class:`NumberRefused` otherwise. A negative zero is refused: no source measures one, and a record
     cannot tell it from zero."""
-    shown = repr(text if len(text) <= 40 else f"{text[:37]}...")
     match = _NUMBER.fullmatch(text)
     if match is None:
-        raise NumberRefused(f"{shown} is not a number (JSON's form, ASCII digits, no '_' or spaces)")
+        raise NumberRefused(f"{_shown(text)} is not a number (JSON's form, ASCII digits, no '_' or spaces)")
     sign, whole, fraction, exponent = match.groups()
     if len(whole) + len(fraction or "") > MAX_DIGITS:
-        raise NumberRefused(f"{shown} has more than {MAX_DIGITS} digits")
+        raise NumberRefused(f"{_shown(text)} has more than {MAX_DIGITS} digits")
     if exponent is not None and (len(exponent.lstrip("+-")) > 3 or abs(int(exponent)) > MAX_EXPONENT):
-        raise NumberRefused(f"{shown}: an exponent beyond {MAX_EXPONENT} is past any measured figure")
+        raise NumberRefused(f"{_shown(text)}: an exponent beyond {MAX_EXPONENT} is past any measured figure")
     if sign and not whole.strip("0") and not (fraction or "").strip("0"):
-        raise NumberRefused(f"{shown} is a negative zero")
+        raise NumberRefused(f"{_shown(text)} is a negative zero")
     if fraction is None and exponent is None:
         return int(text)
     return Decimal(text)
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a refusal, cut short."""
+    return repr(text if len(text) <= 40 else f"{text[:37]}...")
