@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from registry.engine.units import Dimension
 from registry.kinds.fields import (
@@ -88,6 +90,44 @@ def _named_keys(what: str) -> Any:
     return named
 
 
+INTEGER_FORMATS = frozenset({"int8", "int4"})
+"""Formats whose peaks are integer operations, written in TOPS as datasheets write them."""
+
+
+class PeakFromClock(Strict):
+    """A part's dense peaks as its vendor defines them, from the figures the vendor gives for it: compute
+    units times the peak clock times the operations one unit's matrix instructions complete each clock.
+    AMD's ROCm documentation tabulates the third per architecture and derives each CDNA peak this way;
+    a part whose own peaks no source at hand prints, but whose units and clock its vendor states, gets
+    the same figures by the same product, computed (never typed)."""
+
+    compute_units: int = Field(
+        ge=1, le=1_000_000, description="Compute units of one device, as the vendor states them."
+    )
+    max_clock_mhz: int = Field(
+        ge=1, le=100_000, description="The peak engine clock of one device in MHz, as the vendor states it."
+    )
+    dense_ops_per_clock_per_unit: dict[ComputeDtype, Annotated[int, Field(ge=1, le=10_000_000)]] = Field(
+        min_length=1,
+        description="Dense operations (FLOPs, or integer operations) one compute unit completes per clock "
+        "in each format, as the vendor tabulates them for the part's architecture, e.g. {fp8: 4096}.",
+        json_schema_extra=_named_keys("Dense {} operations one compute unit completes per clock."),
+    )
+
+    def peaks(self) -> dict[str, str]:
+        """Each format's dense peak of one device, exact, in TFLOP/s (TOPS for integer formats)."""
+        return {
+            str(name): _tera(self.compute_units * self.max_clock_mhz * 10**6 * rate, str(name))
+            for name, rate in self.dense_ops_per_clock_per_unit.items()
+        }
+
+
+def _tera(operations_per_second: int, dtype: str) -> str:
+    value = Decimal(operations_per_second).scaleb(-12).normalize()
+    unit = "TOPS" if dtype in INTEGER_FORMATS else "TFLOP/s"
+    return f"{value:f} {unit}"
+
+
 class Hardware(Envelope):
     """An accelerator or a system of them, with its memory, bandwidth and peak compute from the vendor's
     datasheet: the inputs of a benchmark's physical bounds."""
@@ -117,6 +157,13 @@ class Hardware(Envelope):
         "is half of each, by the vendor's own definition of that sparsity, quoted with its footnote. A "
         "format with no sourced figure is left out.",
         json_schema_extra=_named_keys("Peak dense {} compute of one device."),
+    )
+    peak_dense_from_clock: PeakFromClock | None = Field(
+        default=None,
+        description="Where no source prints the part's dense peaks but its vendor states its compute "
+        "units, its peak clock and the per-unit rate of its architecture: those, from which the engine "
+        "computes each format's dense peak (the product, as AMD derives its CDNA peaks). A format is "
+        "either stated in peak_dense_flops_per_device or computed here, never both.",
     )
     peak_sparse_flops_per_device: dict[ComputeDtype, PeakFlops] = Field(
         default_factory=dict,
@@ -151,6 +198,33 @@ class Hardware(Envelope):
         "alone, or a lower bound ('over 1 TB/s'), leaves it out.",
         json_schema_extra=quantity_schema(Dimension.BYTES_PER_SECOND),
     )
+
+    @field_validator("peak_dense_from_clock")
+    @classmethod
+    def _peak_stated_or_computed(
+        cls, clock: PeakFromClock | None, info: ValidationInfo
+    ) -> PeakFromClock | None:
+        stated = info.data.get("peak_dense_flops_per_device") or {}
+        both = [str(name) for name in (clock.dense_ops_per_clock_per_unit if clock else {}) if name in stated]
+        if both:
+            raise PydanticCustomError(
+                "peak_twice",
+                "{formats}: stated in peak_dense_flops_per_device and computed here; keep one (the stated "
+                "figure, where a source prints it)",
+                {"formats": ", ".join(both)},
+            )
+        return clock
+
+    def dense_peaks(self) -> dict[str, str]:
+        """Each format's dense peak of one device, as stated or as computed from the clock (the figures
+        the bounds read), in the schema's order of formats."""
+        computed = self.peak_dense_from_clock.peaks() if self.peak_dense_from_clock else {}
+        stated = by_format(self.peak_dense_flops_per_device)
+        return {
+            name: stated.get(name) or computed[name]
+            for name in COMPUTE_DTYPES
+            if name in stated or name in computed
+        }
 
     _memory = measured_validator((Dimension.BYTES,), "memory_per_device")
     _bandwidth = measured_validator((Dimension.BYTES_PER_SECOND,), "bandwidth_per_device")

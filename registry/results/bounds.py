@@ -216,9 +216,7 @@ def coherent_host(hardware_id: str, hardware: Hardware) -> str | None:
 
 def _part(hardware_id: str, hardware: Hardware, count: int) -> Part:
     """One kind of accelerator; a record of several devices (a rack) counts per device."""
-    peaks = {
-        str(name): parse_quantity(text).value for name, text in hardware.peak_dense_flops_per_device.items()
-    }
+    peaks = {name: parse_quantity(text).value for name, text in hardware.dense_peaks().items()}
     bandwidth = parse_quantity(hardware.bandwidth_per_device).value if hardware.bandwidth_per_device else None
     memory = parse_quantity(hardware.memory_per_device).value
     unbound = coherent_host(hardware_id, hardware)

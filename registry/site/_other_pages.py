@@ -77,19 +77,40 @@ def _capabilities(engine: Engine) -> Html:
 
 def _peaks(hardware: Hardware) -> str:
     """The vendor's peaks as a table, one row per format the record gives a figure for, in the schema's
-    order: dense (what the bounds read), with 2:4 structured sparsity, and, where the record confirms a
-    dense figure that looks like a sparse one, why; empty when no peak is sourced."""
-    dense = by_format(hardware.peak_dense_flops_per_device)
+    order: dense (what the bounds read, stated or computed from the clock, with the product shown),
+    with 2:4 structured sparsity, and, where the record confirms a dense figure that looks like a sparse
+    one, why; empty when no peak is sourced."""
+    dense = hardware.dense_peaks()
     sparse = by_format(hardware.peak_sparse_flops_per_device)
     confirmed = by_format(hardware.peak_dense_confirmed)
+    clock = hardware.peak_dense_from_clock
+    rates = {str(name): rate for name, rate in clock.dense_ops_per_clock_per_unit.items()} if clock else {}
+
+    def computed(name: str) -> str:
+        if clock is None or name not in rates:
+            return ""
+        return f"{clock.compute_units:,} units × {clock.max_clock_mhz:,} MHz × {rates[name]:,} per clock"
+
     rows = [
-        [name, dense.get(name, "—"), sparse.get(name, "—"), *([confirmed.get(name, "")] if confirmed else [])]
+        [
+            name,
+            dense.get(name, "—"),
+            sparse.get(name, "—"),
+            *([computed(name)] if clock else []),
+            *([confirmed.get(name, "")] if confirmed else []),
+        ]
         for name in COMPUTE_DTYPES
         if name in dense or name in sparse
     ]
     if not rows:
         return ""
-    headers = ["Format", "Dense", "With 2:4 sparsity", *(["Why dense"] if confirmed else [])]
+    headers = [
+        "Format",
+        "Dense",
+        "With 2:4 sparsity",
+        *(["Dense, computed as"] if clock else []),
+        *(["Why dense"] if confirmed else []),
+    ]
     return "### Peak compute per device\n" + block(table(headers, rows, numeric=(1, 2)))
 
 
