@@ -90,3 +90,4 @@ def test_the_page_shows_the_product(tmp_path: Path) -> None:
     row = page[page.index("<td>bf16</td>") :].split("</tr>", 1)[0]
     assert "2250 TFLOP/s" in row and "150 units × 1,875 MHz × 8,000 per clock" in row
     assert ">Dense, computed as</th>" in page
+    assert "2:4 sparsity" not in page  # no sparse figure on this part: no column of dashes

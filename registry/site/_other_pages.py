@@ -79,7 +79,8 @@ def _peaks(hardware: Hardware) -> str:
     """The vendor's peaks as a table, one row per format the record gives a figure for, in the schema's
     order: dense (what the bounds read, stated or computed from the clock, with the product shown),
     with 2:4 structured sparsity, and, where the record confirms a dense figure that looks like a sparse
-    one, why; empty when no peak is sourced."""
+    one, why; empty when no peak is sourced. A column no format fills is left out, so that the table
+    fits a phone."""
     dense = hardware.dense_peaks()
     sparse = by_format(hardware.peak_sparse_flops_per_device)
     confirmed = by_format(hardware.peak_dense_confirmed)
@@ -95,7 +96,7 @@ def _peaks(hardware: Hardware) -> str:
         [
             name,
             dense.get(name, "—"),
-            sparse.get(name, "—"),
+            *([sparse.get(name, "—")] if sparse else []),
             *([computed(name)] if clock else []),
             *([confirmed.get(name, "")] if confirmed else []),
         ]
@@ -107,11 +108,11 @@ def _peaks(hardware: Hardware) -> str:
     headers = [
         "Format",
         "Dense",
-        "With 2:4 sparsity",
+        *(["With 2:4 sparsity"] if sparse else []),
         *(["Dense, computed as"] if clock else []),
         *(["Why dense"] if confirmed else []),
     ]
-    return "### Peak compute per device\n" + block(table(headers, rows, numeric=(1, 2)))
+    return "### Peak compute per device\n" + block(table(headers, rows, numeric=(1, 2) if sparse else (1,)))
 
 
 def render_hardware(context: SiteContext, entry: Entry) -> str:
