@@ -79,8 +79,8 @@ def _peaks(hardware: Hardware) -> str:
     """The vendor's peaks as a table, one row per format the record gives a figure for, in the schema's
     order: dense (what the bounds read, stated or computed from the clock, with the product shown),
     with 2:4 structured sparsity, and, where the record confirms a dense figure that looks like a sparse
-    one, why; empty when no peak is sourced. A column no format fills is left out, so that the table
-    fits a phone."""
+    one, why; empty when no peak is sourced. The sparsity column is left out when no format has a sparse
+    figure, so that the table fits a phone."""
     dense = hardware.dense_peaks()
     sparse = by_format(hardware.peak_sparse_flops_per_device)
     confirmed = by_format(hardware.peak_dense_confirmed)
